@@ -1,0 +1,292 @@
+//! Reading and writing Xiangqi FEN.
+//!
+//! ```
+//! use qili::Position;
+//! let pos: Position = "4k4/9/9/9/9/9/9/9/9/4K4 w".parse().unwrap();
+//! assert_eq!(pos.fen(), "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+//! assert!("4k4/9/9/9/9/9/9/9/9/4K5 w".parse::<Position>().is_err());
+//! ```
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::piece::{Piece, Role};
+use crate::position::Position;
+use crate::square::Square;
+use std::fmt::Write;
+use std::str::FromStr;
+
+/// Why a FEN was rejected. Ranks are numbered 0–9 from red's side, files a–i, as in ICCS.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// The text is empty.
+    #[error("empty FEN")]
+    Empty,
+    /// Not 2 to 6 space-separated fields.
+    #[error(
+        "FEN has {0} fields; expected the board and the side to move, optionally followed by `- - halfmoves fullmoves`"
+    )]
+    FieldCount(usize),
+    /// The board does not have ten ranks.
+    #[error("FEN board has {0} ranks; expected 10 separated by '/'")]
+    RankCount(usize),
+    /// A character that is neither a piece letter nor a digit 1–9.
+    #[error("rank {rank}: invalid character {ch:?}")]
+    BadChar {
+        /// The rank (0–9).
+        rank: u8,
+        /// The character.
+        ch: char,
+    },
+    /// A rank that does not describe exactly nine points.
+    #[error("rank {rank} describes {width} points; expected 9")]
+    RankWidth {
+        /// The rank (0–9).
+        rank: u8,
+        /// How many points it described.
+        width: usize,
+    },
+    /// More pieces of one kind than a side owns.
+    #[error("{color} has {count} {role}s; at most {max} allowed")]
+    TooMany {
+        /// The side.
+        color: Color,
+        /// The kind.
+        role: &'static str,
+        /// How many there are.
+        count: usize,
+        /// The most allowed.
+        max: u8,
+    },
+    /// A piece on a point it can never reach.
+    #[error("{color} {role} on {square}: {reason}")]
+    Unreachable {
+        /// The side.
+        color: Color,
+        /// The kind.
+        role: &'static str,
+        /// The point.
+        square: Square,
+        /// Why it cannot stand there.
+        reason: &'static str,
+    },
+    /// A side has no king.
+    #[error("{0} has no king")]
+    MissingKing(Color),
+    /// The kings see each other on an open file.
+    #[error("the kings face each other on file {0} with nothing between them")]
+    KingsFacing(char),
+    /// The side that has just moved is in check.
+    #[error("{0} is not to move but its king is attacked")]
+    OppositeCheck(Color),
+    /// The side-to-move field is not `w`, `r` or `b`.
+    #[error("invalid side to move {0:?}; expected w (or r) for red, b for black")]
+    BadTurn(String),
+    /// Fields 3 or 4 are not `-`.
+    #[error("field {field} is {value:?}; expected '-'")]
+    BadPlaceholder {
+        /// 3 or 4.
+        field: usize,
+        /// What was there.
+        value: String,
+    },
+    /// A move counter that is not a number in range.
+    #[error("field {field} ({name}) is {value:?}; expected a number 0–65535")]
+    BadCounter {
+        /// 5 or 6.
+        field: usize,
+        /// `halfmoves` or `fullmoves`.
+        name: &'static str,
+        /// What was there.
+        value: String,
+    },
+}
+
+impl FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s)
+    }
+}
+
+fn unreachable_reason(piece: Piece, sq: Square) -> Option<&'static str> {
+    let c = piece.color;
+    // Work in red's view: flip black pieces.
+    let v = match c {
+        Color::Red => sq,
+        Color::Black => sq.flip_ranks(),
+    };
+    let (f, r) = (v.file(), v.rank());
+    match piece.role {
+        Role::King if !sq.in_palace(c) => Some("a king stays in its palace"),
+        Role::Advisor if !matches!((f, r), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)) => {
+            Some("an advisor stays on the five points of its palace's diagonals")
+        }
+        Role::Elephant
+            if !matches!(
+                (f, r),
+                (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
+            ) =>
+        {
+            Some("an elephant stays on its seven points on its own side of the river")
+        }
+        Role::Pawn if r < 3 => Some("a pawn never stands behind its starting rank"),
+        Role::Pawn if r < 5 && f % 2 == 1 => {
+            Some("a pawn that has not crossed the river stays on its starting files")
+        }
+        _ => None,
+    }
+}
+
+impl Position {
+    /// Reads a FEN with 2 to 6 fields; `B`/`E` and `N`/`H` are accepted, `w`/`r`/`b` for the side.
+    /// Every check is made, including that each piece stands where it can ever get to.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        parse(fen, true)
+    }
+
+    /// Reads a FEN like [`Position::from_fen`] but lets pieces stand on points they could never
+    /// reach (some published perft positions have such pieces). Counts, kings and checks are still
+    /// validated, so move generation stays sound.
+    pub fn from_fen_lenient(fen: &str) -> Result<Position, FenError> {
+        parse(fen, false)
+    }
+
+    /// Writes the six-field FEN (`B` for elephant, `N` for horse).
+    pub fn fen(&self) -> String {
+        let mut out = String::with_capacity(90);
+        for rank in (0..10).rev() {
+            let mut empty = 0;
+            for file in 0..9 {
+                match self.board().get(Square::new(file, rank)) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            let _ = write!(out, "{empty}");
+                            empty = 0;
+                        }
+                        out.push(p.char());
+                    }
+                }
+            }
+            if empty > 0 {
+                let _ = write!(out, "{empty}");
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        let _ = write!(
+            out,
+            " {} - - {} {}",
+            self.turn().fen_char(),
+            self.halfmoves(),
+            self.fullmoves()
+        );
+        out
+    }
+}
+
+fn validate(board: &Board, strict: bool) -> Result<(), FenError> {
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let count = board.count(color, role);
+            if count > role.max_count() as usize {
+                return Err(FenError::TooMany {
+                    color,
+                    role: role.name(),
+                    count,
+                    max: role.max_count(),
+                });
+            }
+        }
+    }
+    for (sq, p) in board.pieces() {
+        let reason = unreachable_reason(p, sq).filter(|_| strict || p.role == Role::King);
+        if let Some(reason) = reason {
+            return Err(FenError::Unreachable {
+                color: p.color,
+                role: p.role.name(),
+                square: sq,
+                reason,
+            });
+        }
+    }
+    let red = board
+        .king(Color::Red)
+        .ok_or(FenError::MissingKing(Color::Red))?;
+    let black = board
+        .king(Color::Black)
+        .ok_or(FenError::MissingKing(Color::Black))?;
+    if red.file() == black.file()
+        && (red.rank() + 1..black.rank()).all(|r| board.is_empty(Square::new(red.file(), r)))
+    {
+        return Err(FenError::KingsFacing((b'a' + red.file()) as char));
+    }
+    Ok(())
+}
+
+fn parse(fen: &str, strict: bool) -> Result<Position, FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(FenError::Empty);
+    }
+    if fields.len() > 6 {
+        return Err(FenError::FieldCount(fields.len()));
+    }
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != 10 {
+        return Err(FenError::RankCount(ranks.len()));
+    }
+    let mut board = Board::empty();
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = 9 - i as u8;
+        let mut file = 0usize;
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10).filter(|d| (1..=9).contains(d)) {
+                file += d as usize;
+            } else if let Some(piece) = Piece::from_char(ch) {
+                if file < 9 {
+                    board.set(Square::new(file as u8, rank), Some(piece));
+                }
+                file += 1;
+            } else {
+                return Err(FenError::BadChar { rank, ch });
+            }
+        }
+        if file != 9 {
+            return Err(FenError::RankWidth { rank, width: file });
+        }
+    }
+    let turn = match fields.get(1).copied() {
+        None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
+        Some("b") | Some("B") => Color::Black,
+        Some(other) => return Err(FenError::BadTurn(other.to_string())),
+    };
+    for (i, field) in fields.iter().enumerate().skip(2).take(2) {
+        if *field != "-" {
+            return Err(FenError::BadPlaceholder {
+                field: i + 1,
+                value: field.to_string(),
+            });
+        }
+    }
+    let counter = |i: usize, name: &'static str, default: u16| -> Result<u16, FenError> {
+        match fields.get(i) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| FenError::BadCounter {
+                field: i + 1,
+                name,
+                value: v.to_string(),
+            }),
+        }
+    };
+    let halfmoves = counter(4, "halfmoves", 0)?;
+    let fullmoves = counter(5, "fullmoves", 1)?;
+    validate(&board, strict)?;
+    let pos = Position::from_parts(board, turn, halfmoves, fullmoves)
+        .ok_or(FenError::MissingKing(Color::Red))?;
+    if pos.in_check(!turn) {
+        return Err(FenError::OppositeCheck(!turn));
+    }
+    Ok(pos)
+}
