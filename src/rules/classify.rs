@@ -1,0 +1,470 @@
+//! What a move is (SPEC §3): 将 check, 杀 mate threat, 捉 chase or 闲 idle, with the chase's
+//! targets, their protection and gain, and the idle kinds 兑/献/拦/跟.
+
+use super::exchange::{evaluate_capture, legal_captures};
+use super::graph::{AttackGraph, Relation};
+use super::kinds::{IdleKind, MoveKind, Protection};
+use super::protection::{Assessment, assess, winnable};
+use super::report::{Means, MoveReport, SearchReport, Target};
+use super::request::Options;
+use super::ruleset::Ruleset;
+use super::search::{Budget, mate_by_checks};
+use super::tactics::{best_direct, gain_by_checks};
+use super::value::Material;
+use crate::color::Color;
+use crate::movegen::pseudo_legal;
+use crate::moves::{Move, MoveList};
+use crate::notation::{Notation, write_move};
+use crate::piece::{Piece, Role};
+use crate::position::Position;
+
+/// Per-side switches that the verdict may turn on for a second pass.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Switches {
+    /// Count a pawn's attacks as chases (1999 27.2 second sentence, item 11: 相互长打).
+    pub pawns_chase: bool,
+}
+
+/// Classifies the legal move `m` played in `before` (at index `ply` of the request).
+pub fn classify(
+    before: &Position,
+    m: Move,
+    ply: usize,
+    options: &Options,
+    switches: Switches,
+) -> MoveReport {
+    let ruleset = options.ruleset;
+    let mover = before.turn();
+    let mut after = *before;
+    after.play_unchecked(m);
+    let chinese = write_move(before, m, Notation::Chinese);
+    let iccs = m.to_string();
+    let mut report = MoveReport {
+        ply,
+        color: mover,
+        iccs,
+        chinese,
+        kind: MoveKind::Idle,
+        idle_kinds: Vec::new(),
+        targets: Vec::new(),
+        mate_search: SearchReport {
+            max_plies: options.limits.mate_plies,
+            max_nodes: options.limits.mate_nodes,
+            ..SearchReport::default()
+        },
+        note_zh: String::new(),
+        note_en: String::new(),
+    };
+    if after.is_check() {
+        report.kind = MoveKind::Check;
+        return report;
+    }
+    // "If the mover could move again": the same position with the mover to move.
+    let Some(again) = after.with_turn_passed() else {
+        return report;
+    };
+
+    // 杀: a forced mate by checks now, that did not exist before the move.
+    let mut budget = Budget::new(options.limits.mate_nodes);
+    let threat = mate_by_checks(&again, options.limits.mate_plies, &mut budget).is_some();
+    let threat_new = threat && {
+        let mut before_budget = Budget::new(options.limits.mate_nodes);
+        let old = mate_by_checks(before, options.limits.mate_plies, &mut before_budget).is_some();
+        budget.nodes += before_budget.nodes;
+        budget.exhausted |= before_budget.exhausted;
+        !old
+    };
+    report.mate_search.nodes = budget.nodes;
+    report.mate_search.budget_exhausted = budget.exhausted;
+
+    // 捉: every enemy piece the mover could now capture.
+    let graph = AttackGraph::build(again.board());
+    let mut chase = false;
+    for (sq, piece) in again.board().pieces_of(!mover) {
+        if !Material::is_material(piece, sq) {
+            continue;
+        }
+        let Some(a) = assess(&again, &graph, sq, ruleset) else {
+            continue;
+        };
+        let target = judge_target(
+            before, &after, m, &again, &graph, &a, piece, options, switches,
+        );
+        chase |= target.counted;
+        report.targets.push(target);
+    }
+    if !chase {
+        if let Some(t) = chase_by_checks(before, &again, options) {
+            chase = true;
+            report.targets.push(t);
+        }
+    }
+
+    report.kind = if threat_new {
+        MoveKind::MateThreat
+    } else if chase {
+        MoveKind::Chase
+    } else {
+        MoveKind::Idle
+    };
+    report.idle_kinds = idle_kinds(before, &after, m, &report.targets, ruleset);
+    report
+}
+
+/// Decides whether one attacked piece makes the move a chase, and says why.
+#[allow(clippy::too_many_arguments)]
+fn judge_target(
+    before: &Position,
+    after: &Position,
+    m: Move,
+    again: &Position,
+    graph: &AttackGraph,
+    a: &Assessment,
+    piece: Piece,
+    options: &Options,
+    switches: Switches,
+) -> Target {
+    let ruleset = options.ruleset;
+    let mover = again.turn();
+    let sq = a.square;
+    let old = winnable(before, sq, ruleset).is_some();
+    let new = a.gains && !old;
+    let gains = |x: &super::exchange::Exchange| !x.mated_after && x.result.is_gain(ruleset);
+    let capturer = |x: &super::exchange::Exchange| again.piece_at(x.capture.from).map(|p| p.role);
+    // Winning captures by pieces whose attacks count as chases under the profile.
+    let counting: Vec<_> = a
+        .captures
+        .iter()
+        .filter(|x| gains(x))
+        .filter(|x| match capturer(x) {
+            Some(Role::King) => false,
+            Some(Role::Pawn) => switches.pawns_chase,
+            _ => true,
+        })
+        .collect();
+    let (counted, en, zh): (bool, String, String) = if !a.gains {
+        if a.captures.iter().all(|x| x.mated_after) {
+            (
+                false,
+                "capturing it would let the opponent mate at once (29.4, item 7)".into(),
+                "吃子后立即被将死（29.4、细则7）".into(),
+            )
+        } else {
+            (
+                false,
+                "the exchange on its square wins nothing".into(),
+                "兑换后不得子".into(),
+            )
+        }
+    } else if old {
+        (
+            false,
+            "it could already be won before this move (从捉到捉, item 6)".into(),
+            "走子前已可得此子（从捉到捉，细则6）".into(),
+        )
+    } else if counting.is_empty() {
+        let by_king = a
+            .captures
+            .iter()
+            .any(|x| gains(x) && capturer(x) == Some(Role::King));
+        if by_king {
+            (
+                false,
+                "only the king attacks it; the king's attacks alone are idle (27.1)".into(),
+                "帅（将）本身叫吃，按闲处理（27.1）".into(),
+            )
+        } else {
+            (
+                false,
+                "only a pawn attacks it; a pawn's attacks alone are idle (27.2)".into(),
+                "兵（卒）本身捉子，按闲处理（27.2）".into(),
+            )
+        }
+    } else if options.defensive_key_point.get(mover)
+        && matches!(piece.role, Role::Advisor | Role::Elephant)
+    {
+        (
+            false,
+            "the mover holds a defensive key point; attacks on advisors and elephants are idle (27.3)".into(),
+            "占据防守要点，附带捉士相按闲处理（27.3）".into(),
+        )
+    } else if let Some(reason) =
+        profile_exception(before, after, m, again, graph, a, piece, &counting, ruleset)
+    {
+        (false, reason.0, reason.1)
+    } else {
+        (true, chase_reason_en(a, piece), chase_reason_zh(a, piece))
+    };
+    Target {
+        square: sq,
+        piece,
+        attackers: a.attackers(),
+        defenders: a.defenders.clone(),
+        protection: a.protection,
+        gain: if a.gains {
+            a.best.result.report_value()
+        } else {
+            0
+        },
+        means: Means::Capture,
+        new,
+        joint: a.protection == Protection::InsufficientRoot
+            && again.piece_at(a.best.capture.from).is_some_and(|p| {
+                Material::of(p, a.best.capture.from).score() >= Material::of(piece, sq).score()
+            }),
+        counted,
+        reason: en,
+        reason_zh: zh,
+    }
+}
+
+fn chase_reason_en(a: &Assessment, piece: Piece) -> String {
+    let what = match a.protection {
+        Protection::Unprotected => "it is unprotected",
+        Protection::FalseRoot => "its protector cannot legally recapture (false root)",
+        Protection::InsufficientRoot => "the complete exchange wins material (insufficient root)",
+        Protection::Protected | Protection::HiddenRoot => "the exchange wins material",
+    };
+    format!(
+        "new threat to win the {} {}: {what}",
+        piece.color.name(),
+        piece.role.name()
+    )
+}
+
+fn chase_reason_zh(a: &Assessment, piece: Piece) -> String {
+    format!("捉{}{}", a.protection.chinese(), piece.chinese())
+}
+
+/// Exceptions of the 2011 rules (26.5, 26.7, 26.9). `None`: the target counts.
+#[allow(clippy::too_many_arguments)]
+fn profile_exception(
+    _before: &Position,
+    after: &Position,
+    m: Move,
+    again: &Position,
+    graph: &AttackGraph,
+    a: &Assessment,
+    piece: Piece,
+    counting: &[&super::exchange::Exchange],
+    ruleset: Ruleset,
+) -> Option<(String, String)> {
+    if ruleset != Ruleset::Cxa2011 {
+        return None;
+    }
+    let moved = after.piece_at(m.to)?;
+    // 26.7: a pawn move that wins only through another piece's discovered attack is idle.
+    if moved.role == Role::Pawn && counting.iter().all(|x| x.capture.from != m.to) {
+        return Some((
+            "a pawn move that wins material only through another piece's attack is idle (2011 26.7)".into(),
+            "兵（卒）走动后借他子得子，按闲处理（2011 26.7）".into(),
+        ));
+    }
+    // 26.9: a same-type piece that can take back offers an exchange, unless taking costs material.
+    let same_type: Vec<_> = counting
+        .iter()
+        .filter(|x| again.piece_at(x.capture.from).map(|p| p.role) == Some(piece.role))
+        .collect();
+    if same_type.len() == counting.len() {
+        let offers = same_type.iter().all(|x| {
+            let back = Move::new(a.square, x.capture.from);
+            after.is_legal(back) && {
+                let acc = evaluate_capture(after, back);
+                !acc.mated_after && acc.result.score() >= 0
+            }
+        });
+        if offers {
+            return Some((
+                "a piece of the same kind that can take back: an exchange offer, idle (2011 26.9)"
+                    .into(),
+                "同兵种可互吃，邀兑按闲处理（2011 26.9）".into(),
+            ));
+        }
+    }
+    // 26.5: a chase by a protector counts only if the exchange that follows is even or better.
+    if counting
+        .iter()
+        .all(|x| protects_attacked(again, graph, x.capture.from))
+    {
+        let net_ok = counting.iter().any(|x| {
+            let mut p = *again;
+            p.play_unchecked(x.capture);
+            let mut budget = Budget::new(2_000);
+            let reply = best_direct(&p, ruleset, &mut budget).material;
+            (x.result - reply).score() >= 0
+        });
+        if !net_ok {
+            return Some((
+                "the chasing piece is a protector and the exchange that follows loses (2011 26.5)"
+                    .into(),
+                "作根之子捉子，交换后失子，按闲处理（2011 26.5）".into(),
+            ));
+        }
+    }
+    None
+}
+
+/// Whether the piece on `sq` protects an own piece that the enemy attacks.
+fn protects_attacked(pos: &Position, graph: &AttackGraph, sq: crate::square::Square) -> bool {
+    graph.edges().iter().any(|e| {
+        e.from == sq
+            && e.relation == Relation::Defends
+            && !graph.into_square(e.to, Relation::Attacks).is_empty()
+            && pos.piece_at(e.to).is_some()
+    })
+}
+
+/// A gain by a series of checks that the move made possible.
+fn chase_by_checks(before: &Position, again: &Position, options: &Options) -> Option<Target> {
+    let ruleset = options.ruleset;
+    let plies = options.limits.check_gain_plies;
+    let mut budget = Budget::new(options.limits.check_gain_nodes);
+    let direct_now = best_direct(again, ruleset, &mut budget).material;
+    let line = gain_by_checks(again, plies, ruleset, &mut budget)?;
+    if !line.material.is_gain(ruleset) || line.material.score() <= direct_now.score() {
+        return None;
+    }
+    let mut budget_before = Budget::new(options.limits.check_gain_nodes);
+    let direct_before = best_direct(before, ruleset, &mut budget_before).material;
+    if let Some(old) = gain_by_checks(before, plies, ruleset, &mut budget_before)
+        && old.material.is_gain(ruleset)
+        && old.material.score() > direct_before.score()
+    {
+        return None;
+    }
+    let (square, piece) = line.won?;
+    Some(Target {
+        square,
+        piece,
+        attackers: Vec::new(),
+        defenders: Vec::new(),
+        protection: Protection::Unprotected,
+        gain: line.material.report_value(),
+        means: Means::Checks,
+        new: true,
+        joint: false,
+        counted: true,
+        reason: format!(
+            "new threat to win the {} {} by a series of checks (29.1)",
+            piece.color.name(),
+            piece.role.name()
+        ),
+        reason_zh: format!("可连续照将得{}（29.1）", piece.chinese()),
+    })
+}
+
+/// The idle kinds the move shows (兑/献/拦/跟), for the arbiter.
+fn idle_kinds(
+    before: &Position,
+    after: &Position,
+    m: Move,
+    targets: &[Target],
+    ruleset: Ruleset,
+) -> Vec<IdleKind> {
+    let mut kinds = Vec::new();
+    let Some(moved) = after.piece_at(m.to) else {
+        return kinds;
+    };
+    let value = Material::of(moved, m.to);
+    // Enemy captures of the moved piece (the opponent is to move in `after`).
+    let taken: Vec<_> = legal_captures(after, m.to)
+        .into_iter()
+        .map(|c| (c, evaluate_capture(after, c)))
+        .collect();
+    // 兑: an enemy piece of equal value that the moved piece attacks and that attacks it back,
+    // neither side gaining.
+    let exchange = taken.iter().any(|(c, x)| {
+        after
+            .piece_at(c.from)
+            .is_some_and(|p| Material::of(p, c.from) == value)
+            && !x.result.is_gain(ruleset)
+            && targets
+                .iter()
+                .any(|t| t.square == c.from && t.attackers.contains(&m.to) && t.gain <= 0)
+    });
+    if exchange {
+        kinds.push(IdleKind::Exchange);
+    }
+    // 献: the moved piece can be taken for a gain by the opponent, who is not mated for it.
+    if value != Material::ZERO
+        && taken
+            .iter()
+            .any(|(_, x)| !x.mated_after && x.result.is_gain(ruleset))
+    {
+        kinds.push(IdleKind::Sacrifice);
+    }
+    // 跟: it attacks protected enemy pieces without gain.
+    if targets
+        .iter()
+        .any(|t| t.attackers.contains(&m.to) && !t.counted && t.gain <= 0)
+    {
+        kinds.push(IdleKind::Follow);
+    }
+    // 拦: it closes an enemy line, leg or eye, and attacks nothing.
+    if targets.is_empty() && blocks(before, after, m) {
+        kinds.push(IdleKind::Block);
+    }
+    kinds
+}
+
+/// Whether the moved piece takes points away from enemy pieces by standing in their way.
+fn blocks(before: &Position, after: &Position, m: Move) -> bool {
+    let them: Color = !before.turn();
+    // The board without the moved piece, so only its standing on `m.to` differs.
+    let mut open = *after.board();
+    open.set(m.to, None);
+    let count = |board: &crate::board::Board| {
+        let mut moves = MoveList::new();
+        pseudo_legal(board, them, &mut moves);
+        moves.iter().filter(|mv| mv.to != m.to).count()
+    };
+    count(after.board()) < count(&open)
+}
+
+/// Short notes on a move for the explanation, in Chinese and English.
+pub fn annotate(report: &mut MoveReport) {
+    let side_zh = report.color.chinese();
+    let side_en = report.color.name();
+    let counted: Vec<&Target> = report.targets.iter().filter(|t| t.counted).collect();
+    let (zh, en) = match report.kind {
+        MoveKind::Check => ("将".to_string(), "check".to_string()),
+        MoveKind::MateThreat => (
+            "杀（下一着可连续照将将死对方）".to_string(),
+            "mate threat (could mate next move by a series of checks)".to_string(),
+        ),
+        MoveKind::Chase => (
+            counted
+                .iter()
+                .map(|t| t.reason_zh.clone())
+                .collect::<Vec<_>>()
+                .join("、"),
+            format!(
+                "chase: {}",
+                counted
+                    .iter()
+                    .map(|t| format!(
+                        "{} on {} ({})",
+                        t.piece.role.name(),
+                        t.square,
+                        t.protection.name()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        MoveKind::Idle => {
+            let kinds_zh: String = report.idle_kinds.iter().map(|k| k.chinese()).collect();
+            let kinds_en: Vec<&str> = report.idle_kinds.iter().map(|k| k.name()).collect();
+            if kinds_zh.is_empty() {
+                ("闲".to_string(), "idle".to_string())
+            } else {
+                (
+                    format!("闲（{kinds_zh}）"),
+                    format!("idle ({})", kinds_en.join(", ")),
+                )
+            }
+        }
+    };
+    report.note_zh = format!("{side_zh}{}（{zh}）", report.chinese);
+    report.note_en = format!("{side_en} {} ({}): {en}", report.iccs, report.chinese);
+}

@@ -1,0 +1,214 @@
+//! The articles a ruling cites and the arbiter's explanation, in Chinese and English.
+
+use super::kinds::Verdict;
+use super::report::{Article, MoveReport, SideReport};
+use crate::color::Color;
+
+/// The text of an article by id, in Chinese and English.
+pub fn article(id: &str) -> Article {
+    let (zh, en) = match id {
+        "4.1.7" => (
+            "犯禁而不变着者判负",
+            "a side that breaks a prohibition and will not change loses",
+        ),
+        "24.1" => (
+            "一方长将立即判负",
+            "one side's perpetual check loses at once",
+        ),
+        "24.2" => (
+            "双方均为允许着法或禁止着法，不变作和",
+            "both sides allowed or both forbidden: draw",
+        ),
+        "24.3" => (
+            "一方禁止、一方允许，犯禁方必须立即变着，若再重复一次循环即判负",
+            "one forbidden, one allowed: the forbidden side must change at once, and loses if the cycle comes round once more",
+        ),
+        "25.2" => (
+            "长将、长杀、长捉、一将一杀、一将一捉、一杀一捉为禁止着法；闲着、数将一闲等为允许着法",
+            "perpetual check, mate threat, chase and their mixtures are forbidden; idle moves and attacks with an idle move are allowed",
+        ),
+        "26.1" => (
+            "不允许单方面长将",
+            "unilateral perpetual check is never allowed",
+        ),
+        "26.2" => ("双方均为允许着法，不变作和", "both sides allowed: draw"),
+        "26.3" => (
+            "双方均为禁止着法（不包括一方长将），不变作和",
+            "both sides forbidden (one-sided perpetual check aside): draw",
+        ),
+        "26.4" => (
+            "一方禁止、一方允许，应由前者变着，不变判负",
+            "forbidden against allowed: the forbidden side changes or loses",
+        ),
+        "27.1" => (
+            "帅（将）本身叫吃按闲处理",
+            "the king attacking by itself is idle",
+        ),
+        "27.2" => (
+            "兵（卒）本身捉子按闲处理；相互长打时按捉处理",
+            "a pawn attacking by itself is idle; in mutual perpetual attack it counts as a chase",
+        ),
+        "27.3" => (
+            "占据防守要点，附带捉士相按闲处理",
+            "holding a defensive key point: incidental attacks on advisors and elephants are idle",
+        ),
+        "27.4" => (
+            "走子兼具多种作用，从重称呼和裁处",
+            "a move with several effects is judged by the heaviest",
+        ),
+        "item 6" => ("从捉到捉按闲处理", "from chase to chase is idle"),
+        "item 7" => (
+            "吃子后立即被将死者，按闲处理",
+            "a capture that gets the mover mated at once is no chase",
+        ),
+        "item 8" => (
+            "双方均为禁止着法（不包括单方面长将），不变作和",
+            "both forbidden (except one-sided perpetual check): draw",
+        ),
+        "item 11" => (
+            "发生互打时，兵（卒）叫吃子均按捉处理",
+            "when both sides attack, a pawn's attacks count as chases",
+        ),
+        "2011 23.5.1" => (
+            "单方长将立即判负",
+            "unilateral perpetual check loses at once",
+        ),
+        "2011 25.2" => ("双方均为允许着法，作和", "both sides allowed: draw"),
+        "2011 25.3" => (
+            "一方禁止、一方允许，禁止方必须变着",
+            "forbidden against allowed: the forbidden side must change",
+        ),
+        "2011 26.8" => (
+            "双方均为禁止着法：主要禁例对次要禁例，主要方变着；其余作和",
+            "both forbidden: a primary forbidden pattern against a secondary one must change; otherwise draw",
+        ),
+        "AXF 1" => (
+            "犯规方不变着判负",
+            "a side that must change and does not loses",
+        ),
+        "AXF 2" => (
+            "双方同为长将或同为长捉，作和",
+            "both sides checking, or both chasing: draw",
+        ),
+        "AXF 3" => (
+            "长将须变着；长将对长捉，长将方变着",
+            "perpetual check must change; check against chase: the checker changes",
+        ),
+        "AXF 4" => (
+            "长捉同一子须变着",
+            "perpetual chase of the same piece must change",
+        ),
+        "AXF 5" => (
+            "其余着法（一将一捉、长杀、一将一闲等）均允许，不变作和",
+            "everything else (one check one chase, mate threats, check and idle …) is allowed: draw",
+        ),
+        _ => ("", ""),
+    };
+    Article {
+        id: id.to_string(),
+        zh: zh.to_string(),
+        en: en.to_string(),
+    }
+}
+
+/// The verdict in Chinese.
+pub fn verdict_zh(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Draw => "双方不变作和",
+        Verdict::RedLoses => "红方判负",
+        Verdict::BlackLoses => "黑方判负",
+        Verdict::RedMustChange => "红方必须变着，不变判负",
+        Verdict::BlackMustChange => "黑方必须变着，不变判负",
+        Verdict::NoRepetition => "局面未重复，无需裁决",
+    }
+}
+
+/// The verdict in English.
+pub fn verdict_en(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Draw => "draw: neither side need change",
+        Verdict::RedLoses => "red loses",
+        Verdict::BlackLoses => "black loses",
+        Verdict::RedMustChange => "red must change, and loses if it does not",
+        Verdict::BlackMustChange => "black must change, and loses if it does not",
+        Verdict::NoRepetition => "no repetition: nothing to rule",
+    }
+}
+
+/// The whole explanation in Chinese and English.
+pub fn explain(
+    verdict: Verdict,
+    cycle: Option<(usize, usize, u32)>,
+    moves: &[MoveReport],
+    sides: [&SideReport; 2],
+    articles: &[Article],
+) -> (String, String) {
+    let Some((start, length, reps)) = cycle else {
+        return (
+            format!("{}。", verdict_zh(verdict)),
+            format!("{}.", capitalise(verdict_en(verdict))),
+        );
+    };
+    let mut zh = format!(
+        "循环自第{}着起，每{}着一循环，终局局面共出现{}次。",
+        start + 1,
+        length,
+        reps
+    );
+    let mut en = format!(
+        "The cycle starts at move {} and is {} plies long; the final position occurs {} times. ",
+        start + 1,
+        length,
+        reps
+    );
+    for side in sides {
+        let c: Color = side.color;
+        let mine: Vec<&MoveReport> = moves.iter().filter(|m| m.color == c).collect();
+        let notes_zh: Vec<&str> = mine.iter().map(|m| m.note_zh.as_str()).collect();
+        let notes_en: Vec<&str> = mine.iter().map(|m| m.note_en.as_str()).collect();
+        let allowed_zh = if side.forbidden {
+            "禁止着法"
+        } else {
+            "允许着法"
+        };
+        let allowed_en = if side.forbidden {
+            "forbidden"
+        } else {
+            "allowed"
+        };
+        zh.push_str(&format!(
+            "{}方：{}，为{}（{}）。",
+            c.chinese(),
+            notes_zh.join("，"),
+            side.pattern.chinese(),
+            allowed_zh
+        ));
+        en.push_str(&format!(
+            "{}: {}; pattern {} ({}). ",
+            capitalise(c.name()),
+            notes_en.join("; "),
+            side.pattern.english(),
+            allowed_en
+        ));
+    }
+    let ids: Vec<&str> = articles.iter().map(|a| a.id.as_str()).collect();
+    zh.push_str(&format!(
+        "裁决：{}（依据{}）。",
+        verdict_zh(verdict),
+        ids.join("、")
+    ));
+    en.push_str(&format!(
+        "Ruling: {} (articles {}).",
+        verdict_en(verdict),
+        ids.join(", ")
+    ));
+    (zh, en)
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,252 @@
+//! The rulings (棋例): cycle, move kinds, protection, patterns and verdicts.
+//!
+//! ```
+//! use qili::rules::{adjudicate, Request, Verdict};
+//! // Red's rook checks on rank 9 and rank 8 while black's king steps up and down:
+//! // unilateral perpetual check loses (24.1).
+//! let request = Request {
+//!     fen: "4k4/R8/9/9/9/9/9/9/9/3K5 w".into(),
+//!     moves: "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split(' ').map(String::from).collect(),
+//!     ..Request::default()
+//! };
+//! let ruling = adjudicate(&request).unwrap();
+//! assert_eq!(ruling.verdict, Verdict::RedLoses);
+//! ```
+
+mod classify;
+mod cycle;
+mod exchange;
+mod explain;
+mod graph;
+mod kinds;
+mod protection;
+mod report;
+mod request;
+mod ruleset;
+mod search;
+mod tactics;
+mod value;
+mod verdict;
+
+pub use cycle::{Cycle, find_cycle, positions};
+pub use exchange::{Exchange, best_capture, legal_captures};
+pub use graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
+pub use kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
+pub use report::{Article, Defender, Means, MoveReport, Ruling, SearchReport, SideReport, Target};
+pub use request::{BySide, Options, Request, RequestError, SearchLimits, parse_moves};
+pub use ruleset::{Ruleset, UnknownRuleset};
+pub use search::{Budget, has_mate_in_one, mate_by_checks};
+pub use value::Material;
+pub use verdict::{Decision, SideSummary, decide, forbidden};
+
+use crate::color::Color;
+use crate::moves::Move;
+use crate::position::Position;
+use classify::{Switches, annotate, classify};
+
+/// Reads a request and rules on it.
+pub fn adjudicate(request: &Request) -> Result<Ruling, RequestError> {
+    let (start, moves) = request.parse()?;
+    Ok(rule(&start, &moves, &request.options))
+}
+
+/// Rules on `moves` (all legal) played from `start`.
+pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
+    let ruleset = options.ruleset;
+    let Some(cycle) = find_cycle(start, moves) else {
+        return no_repetition(options);
+    };
+    let all = positions(start, moves);
+    let judge = |switches: BySide<Switches>| -> Vec<MoveReport> {
+        (cycle.start..moves.len())
+            .map(|i| {
+                let before = &all[i];
+                classify(before, moves[i], i, options, switches.get(before.turn()))
+            })
+            .collect()
+    };
+    let summaries = |reports: &[MoveReport]| -> BySide<SideSummary> {
+        let of = |c: Color| {
+            let mine: Vec<&MoveReport> = reports.iter().filter(|m| m.color == c).collect();
+            verdict::summarise(ruleset, &mine)
+        };
+        BySide {
+            red: of(Color::Red),
+            black: of(Color::Black),
+        }
+    };
+    let mut switches = BySide::<Switches>::default();
+    let mut reports = judge(switches);
+    let mut sides = summaries(&reports);
+    let mut extra_articles: Vec<&'static str> = Vec::new();
+    // 1999 27.2 / item 11: when the other side attacks perpetually, a pawn's attacks are chases.
+    if ruleset == Ruleset::Cxa1999 {
+        let mut again = false;
+        for c in Color::ALL {
+            let pawn_attacks = reports
+                .iter()
+                .any(|m| m.color == c && m.targets.iter().any(|t| t.reason_zh.contains("27.2")));
+            if pawn_attacks && !sides.get(c).forbidden && sides.get(!c).forbidden {
+                match c {
+                    Color::Red => switches.red.pawns_chase = true,
+                    Color::Black => switches.black.pawns_chase = true,
+                }
+                again = true;
+            }
+        }
+        if again {
+            reports = judge(switches);
+            sides = summaries(&reports);
+            extra_articles.extend(["27.2", "item 11"]);
+        }
+    }
+    for r in &mut reports {
+        annotate(r);
+    }
+    let decision = decide(ruleset, sides.red, sides.black, options.told_to_change);
+    let side_report = |c: Color| SideReport {
+        color: c,
+        pattern: sides.get(c).pattern,
+        forbidden: sides.get(c).forbidden,
+        told_to_change: options.told_to_change.get(c),
+    };
+    let red = side_report(Color::Red);
+    let black = side_report(Color::Black);
+    let mut ids: Vec<&str> = Vec::new();
+    if ruleset != Ruleset::Axf {
+        ids.push(if ruleset == Ruleset::Cxa1999 {
+            "25.2"
+        } else {
+            "2011 24.13"
+        });
+    }
+    ids.extend(extra_articles);
+    ids.extend(decision.articles.iter().copied());
+    let articles: Vec<Article> = ids.into_iter().map(explain::article).collect();
+    let (explanation_zh, explanation_en) = explain::explain(
+        decision.verdict,
+        Some((cycle.start, cycle.length, cycle.repetitions)),
+        &reports,
+        [&red, &black],
+        &articles,
+    );
+    Ruling {
+        verdict: decision.verdict,
+        ruleset,
+        repetitions: cycle.repetitions,
+        cycle_start: cycle.start,
+        cycle_length: cycle.length,
+        red,
+        black,
+        moves: reports,
+        articles,
+        explanation_zh,
+        explanation_en,
+    }
+}
+
+fn no_repetition(options: &Options) -> Ruling {
+    let side = |color| SideReport {
+        color,
+        pattern: Pattern::Idle,
+        forbidden: false,
+        told_to_change: options.told_to_change.get(color),
+    };
+    let red = side(Color::Red);
+    let black = side(Color::Black);
+    let (explanation_zh, explanation_en) =
+        explain::explain(Verdict::NoRepetition, None, &[], [&red, &black], &[]);
+    Ruling {
+        verdict: Verdict::NoRepetition,
+        ruleset: options.ruleset,
+        repetitions: 1,
+        cycle_start: 0,
+        cycle_length: 0,
+        red,
+        black,
+        moves: Vec::new(),
+        articles: Vec::new(),
+        explanation_zh,
+        explanation_en,
+    }
+}
+
+/// The arbiter's "why" for one position: the attack/defence graph, every attacked piece with its
+/// protection, and, when a move is given, that move judged.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Analysis {
+    /// The attack/defence graph of the position analysed.
+    pub graph: GraphView,
+    /// Every piece attacked by the other side (both colours), judged as if its attacker were to move.
+    pub attacked: Vec<Target>,
+    /// The move, judged against `position`, if one was given.
+    pub mv: Option<MoveReport>,
+}
+
+/// Analyses `position`, or, if `mv` is given, the position after it, judging the move too.
+pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Analysis {
+    let mut report = mv.map(|m| classify(position, m, 0, options, Switches::default()));
+    if let Some(r) = &mut report {
+        annotate(r);
+    }
+    let pos = match mv {
+        Some(m) => {
+            let mut p = *position;
+            p.play_unchecked(m);
+            p
+        }
+        None => *position,
+    };
+    let graph = AttackGraph::build(pos.board());
+    let mut attacked = Vec::new();
+    for side in Color::ALL {
+        // The attacker to move; skip if that would leave its opponent in check (it gave check).
+        let as_mover = if pos.turn() == side {
+            Some(pos)
+        } else {
+            pos.with_turn_passed()
+        };
+        let Some(p) = as_mover else { continue };
+        for (sq, piece) in p.board().pieces_of(!side) {
+            if !Material::is_material(piece, sq) {
+                continue;
+            }
+            if let Some(a) = protection::assess(&p, &graph, sq, options.ruleset) {
+                attacked.push(Target {
+                    square: sq,
+                    piece,
+                    attackers: a.attackers(),
+                    defenders: a.defenders.clone(),
+                    protection: a.protection,
+                    gain: if a.gains {
+                        a.best.result.report_value()
+                    } else {
+                        0
+                    },
+                    means: Means::Capture,
+                    new: false,
+                    joint: false,
+                    counted: false,
+                    reason: format!(
+                        "{} {} on {}: {}",
+                        piece.color.name(),
+                        piece.role.name(),
+                        sq,
+                        a.protection.name()
+                    ),
+                    reason_zh: format!(
+                        "{}{}：{}",
+                        piece.color.chinese(),
+                        piece.chinese(),
+                        a.protection.chinese()
+                    ),
+                });
+            }
+        }
+    }
+    Analysis {
+        graph: graph.view(),
+        attacked,
+        mv: report,
+    }
+}

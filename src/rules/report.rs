@@ -1,0 +1,179 @@
+//! What a ruling says: every move of the cycle with its kind, targets and protection, each side's
+//! pattern, the verdict, the articles and the explanation.
+
+use super::kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
+use super::ruleset::Ruleset;
+use crate::color::Color;
+use crate::piece::Piece;
+use crate::square::Square;
+use serde::{Serialize, Serializer};
+
+impl Serialize for Square {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Serialize for Color {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl Serialize for Piece {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{} {}", self.color.name(), self.role.name()))
+    }
+}
+
+/// How a chase would win its material (29.1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Means {
+    /// Capture outright, or come out ahead after the complete exchange.
+    Capture,
+    /// Capture at the end of a series of checks (连续照将), discovered attacks (抽吃) included.
+    Checks,
+}
+
+/// One defender of an attacked piece and whether it counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Defender {
+    /// Where the defender stands.
+    pub square: Square,
+    /// The defender.
+    pub piece: Piece,
+    /// It can recapture only after the capture opens its way (暗根: line, screen, leg).
+    pub hidden: bool,
+    /// It can legally recapture (not pinned, the recapture does not get its side mated).
+    pub real: bool,
+}
+
+/// A piece attacked by a move, with its protection and what capturing it would gain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Target {
+    /// Where the attacked piece stands.
+    pub square: Square,
+    /// The attacked piece.
+    pub piece: Piece,
+    /// The mover's pieces that can capture it.
+    pub attackers: Vec<Square>,
+    /// Its defenders.
+    pub defenders: Vec<Defender>,
+    /// Its protection (有根/无根/假根/少根/暗根).
+    pub protection: Protection,
+    /// What the mover wins, in rulebook values (rook 10, horse and cannon 5, advisor and
+    /// elephant 2, crossed pawn 1), if it plays the capture and the exchange is completed.
+    pub gain: i32,
+    /// How the gain is reached.
+    pub means: Means,
+    /// Whether the gain is new with this move (it could not be had before; 29.2).
+    pub new: bool,
+    /// The gain needs several attackers together (联合捉, 2011 24.17), not a cheaper attacker.
+    pub joint: bool,
+    /// Whether this target makes the move a chase (new, and no exception of the profile applies).
+    pub counted: bool,
+    /// Why it does or does not count, in English.
+    pub reason: String,
+    /// The same in Chinese.
+    pub reason_zh: String,
+}
+
+/// The bounded mate search made for a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub struct SearchReport {
+    /// Most plies searched (the mover's checks and the replies).
+    pub max_plies: u32,
+    /// Most positions visited per search.
+    pub max_nodes: u64,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The node budget ran out before the search was complete ("no threat found" then).
+    pub budget_exhausted: bool,
+}
+
+/// One move of the cycle and what it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveReport {
+    /// Index of the move in the request's move list (0-based).
+    pub ply: usize,
+    /// The side that played it.
+    pub color: Color,
+    /// ICCS (`h2e2`).
+    pub iccs: String,
+    /// Chinese notation (`炮二平五`).
+    pub chinese: String,
+    /// Its kind (将/杀/捉/闲), the heaviest of its effects.
+    pub kind: MoveKind,
+    /// Idle kinds (兑/献/拦/跟) it shows, for the arbiter.
+    pub idle_kinds: Vec<IdleKind>,
+    /// Enemy pieces it attacks, with protection and gain; chased ones have `counted`.
+    pub targets: Vec<Target>,
+    /// The mate-threat search behind the kind.
+    pub mate_search: SearchReport,
+    /// An arbiter's note on the move, in Chinese.
+    pub note_zh: String,
+    /// The same in English.
+    pub note_en: String,
+}
+
+/// A side's pattern over the cycle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SideReport {
+    /// The side.
+    pub color: Color,
+    /// Its label (SPEC §5).
+    pub pattern: Pattern,
+    /// Whether the profile forbids the pattern.
+    pub forbidden: bool,
+    /// Whether the request said this side was already told to change.
+    pub told_to_change: bool,
+}
+
+/// An article of the rules applied in a ruling.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Article {
+    /// The article's number in its rulebook (`26.4`, `item 7`, `AXF 8`).
+    pub id: String,
+    /// What it says, in Chinese.
+    pub zh: String,
+    /// What it says, in English.
+    pub en: String,
+}
+
+/// A complete ruling.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ruling {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The profile applied.
+    pub ruleset: Ruleset,
+    /// How often the final position occurs in the sequence.
+    pub repetitions: u32,
+    /// Index of the cycle's first move in the request's move list.
+    pub cycle_start: usize,
+    /// Number of moves (plies) in the cycle; 0 when there is no repetition.
+    pub cycle_length: usize,
+    /// Red's pattern.
+    pub red: SideReport,
+    /// Black's pattern.
+    pub black: SideReport,
+    /// The cycle's moves in order.
+    pub moves: Vec<MoveReport>,
+    /// The articles applied.
+    pub articles: Vec<Article>,
+    /// The explanation in Chinese, moves in Chinese notation.
+    pub explanation_zh: String,
+    /// The explanation in English.
+    pub explanation_en: String,
+}
+
+impl Ruling {
+    /// The report of `color`.
+    pub fn side(&self, color: Color) -> &SideReport {
+        match color {
+            Color::Red => &self.red,
+            Color::Black => &self.black,
+        }
+    }
+}

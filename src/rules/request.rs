@@ -1,0 +1,156 @@
+//! A ruling request: the start position, the moves as text, and the options; and its errors.
+
+use super::ruleset::Ruleset;
+use crate::color::Color;
+use crate::fen::FenError;
+use crate::moves::Move;
+use crate::notation::{Notation, parse_move};
+use crate::position::Position;
+
+/// A value per side.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct BySide<T> {
+    /// Red's value.
+    pub red: T,
+    /// Black's value.
+    pub black: T,
+}
+
+impl<T: Copy> BySide<T> {
+    /// The value of `color`.
+    pub fn get(&self, color: Color) -> T {
+        match color {
+            Color::Red => self.red,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The values with colours swapped.
+    pub fn swapped(&self) -> BySide<T> {
+        BySide {
+            red: self.black,
+            black: self.red,
+        }
+    }
+}
+
+/// Bounds on the searches a ruling makes, so no request can run away.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Most plies of the mate-threat search (the mover's checks and the defender's replies).
+    pub mate_plies: u32,
+    /// Most positions the mate-threat search visits for one move.
+    pub mate_nodes: u64,
+    /// Most plies of the search for material won by a series of checks.
+    pub check_gain_plies: u32,
+    /// Most positions that search visits for one move.
+    pub check_gain_nodes: u64,
+}
+
+impl Default for SearchLimits {
+    fn default() -> SearchLimits {
+        SearchLimits {
+            mate_plies: 9,
+            mate_nodes: 20_000,
+            check_gain_plies: 5,
+            check_gain_nodes: 5_000,
+        }
+    }
+}
+
+/// How to rule: the profile and what the arbiter has asserted.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The rule profile.
+    pub ruleset: Ruleset,
+    /// Sides already told to change (24.3 / 4.1.7): a forbidden side that was told loses.
+    pub told_to_change: BySide<bool>,
+    /// Sides asserted to hold a defensive key point (27.3; 2011 26.2).
+    pub defensive_key_point: BySide<bool>,
+    /// Search bounds.
+    pub limits: SearchLimits,
+}
+
+/// A request as callers send it: text fields, resolved by [`Request::parse`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    /// Start position in FEN; empty means the opening position.
+    pub fen: String,
+    /// The moves, in `notation` (auto-detected when `None`).
+    pub moves: Vec<String>,
+    /// The moves' notation, or `None` to detect it per move.
+    pub notation: Option<Notation>,
+    /// How to rule.
+    pub options: Options,
+}
+
+/// Why a request cannot be ruled on. Each names the field, and for a move its index.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// The start position is not a valid FEN.
+    #[error("fen: {0}")]
+    Fen(#[from] FenError),
+    /// A move cannot be read or is illegal.
+    #[error("moves[{ply}] {text:?}: {reason}")]
+    Move {
+        /// Index of the move (0-based).
+        ply: usize,
+        /// The move's text.
+        text: String,
+        /// Why it was rejected.
+        reason: String,
+    },
+}
+
+impl RequestError {
+    /// The request field at fault (`fen` or `moves`).
+    pub fn field(&self) -> &'static str {
+        match self {
+            RequestError::Fen(_) => "fen",
+            RequestError::Move { .. } => "moves",
+        }
+    }
+
+    /// The index of the offending move, if a move is at fault.
+    pub fn ply(&self) -> Option<usize> {
+        match self {
+            RequestError::Fen(_) => None,
+            RequestError::Move { ply, .. } => Some(*ply),
+        }
+    }
+}
+
+impl Request {
+    /// Reads the start position and resolves every move against the position it is played in.
+    pub fn parse(&self) -> Result<(Position, Vec<Move>), RequestError> {
+        let start = if self.fen.trim().is_empty() {
+            Position::start()
+        } else {
+            Position::from_fen(&self.fen)?
+        };
+        let moves = parse_moves(&start, &self.moves, self.notation)?;
+        Ok((start, moves))
+    }
+}
+
+/// Resolves move texts one by one from `start`; the first bad one is an error naming its index.
+pub fn parse_moves(
+    start: &Position,
+    texts: &[impl AsRef<str>],
+    notation: Option<Notation>,
+) -> Result<Vec<Move>, RequestError> {
+    let mut pos = *start;
+    let mut moves = Vec::with_capacity(texts.len());
+    for (ply, text) in texts.iter().enumerate() {
+        let text = text.as_ref();
+        let m = parse_move(&pos, text, notation).map_err(|e| RequestError::Move {
+            ply,
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    Ok(moves)
+}

@@ -1,0 +1,122 @@
+//! Material (子力) and its values (1999 art. 25.3; SPEC §2).
+
+use super::ruleset::Ruleset;
+use crate::piece::{Piece, Role};
+use crate::square::Square;
+use std::ops::{Add, Neg, Sub};
+
+/// Value of a rook; two horses, two cannons or a horse and a cannon are worth the same (25.3).
+pub const ROOK: i32 = 10;
+/// Value of a horse or a cannon (马炮相等).
+pub const MINOR: i32 = 5;
+/// Value of an advisor or an elephant (士相相等).
+pub const GUARD: i32 = 2;
+
+/// Material won or lost, with crossed pawns kept apart because their value floats (item 10):
+/// "一兵换取数子或一子换取数兵均不算得子".
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Material {
+    /// Rook, horse, cannon, advisor and elephant values.
+    pub pieces: i32,
+    /// Crossed pawns.
+    pub pawns: i32,
+}
+
+impl Material {
+    /// Nothing won or lost.
+    pub const ZERO: Material = Material {
+        pieces: 0,
+        pawns: 0,
+    };
+
+    /// The material a capture of `piece` on `square` wins: nothing for a king or a pawn that has
+    /// not crossed the river, which are not material (25.3).
+    pub fn of(piece: Piece, square: Square) -> Material {
+        let pieces = match piece.role {
+            Role::Rook => ROOK,
+            Role::Horse | Role::Cannon => MINOR,
+            Role::Advisor | Role::Elephant => GUARD,
+            Role::King => 0,
+            Role::Pawn => {
+                let crossed = !square.on_own_half(piece.color);
+                return Material {
+                    pieces: 0,
+                    pawns: crossed as i32,
+                };
+            }
+        };
+        Material { pieces, pawns: 0 }
+    }
+
+    /// Whether the piece on `square` is material at all (a possible chase target).
+    pub fn is_material(piece: Piece, square: Square) -> bool {
+        Material::of(piece, square) != Material::ZERO
+    }
+
+    /// One number for choosing between lines inside an exchange (a crossed pawn weighs 1.5, between
+    /// an advisor and a horse, in half units). Whether a result is a gain is decided by
+    /// [`Material::is_gain`], not by this.
+    #[inline]
+    pub fn score(self) -> i32 {
+        self.pieces * 2 + self.pawns * 3
+    }
+
+    /// Whether this result is a gain under `ruleset`: more pieces without giving pawns, or pawns
+    /// for nothing. Pawns against pieces, either way, are no gain; cxa2011 26.6 also counts a pawn
+    /// given for a rook as a gain.
+    pub fn is_gain(self, ruleset: Ruleset) -> bool {
+        if self.pieces > 0 && self.pawns >= 0 {
+            return true;
+        }
+        if self.pieces == 0 && self.pawns > 0 {
+            return true;
+        }
+        ruleset == Ruleset::Cxa2011 && self.pieces >= ROOK && self.pawns == -1
+    }
+
+    /// One number for reports: pieces plus one per crossed pawn.
+    pub fn report_value(self) -> i32 {
+        self.pieces + self.pawns
+    }
+}
+
+impl Add for Material {
+    type Output = Material;
+    fn add(self, o: Material) -> Material {
+        Material {
+            pieces: self.pieces + o.pieces,
+            pawns: self.pawns + o.pawns,
+        }
+    }
+}
+
+impl Sub for Material {
+    type Output = Material;
+    fn sub(self, o: Material) -> Material {
+        Material {
+            pieces: self.pieces - o.pieces,
+            pawns: self.pawns - o.pawns,
+        }
+    }
+}
+
+impl Neg for Material {
+    type Output = Material;
+    fn neg(self) -> Material {
+        Material {
+            pieces: -self.pieces,
+            pawns: -self.pawns,
+        }
+    }
+}
+
+/// The order in which an exchange sends capturers: cheapest first, the king last.
+pub fn capture_order(role: Role) -> u8 {
+    match role {
+        Role::Pawn => 0,
+        Role::Advisor | Role::Elephant => 1,
+        Role::Horse | Role::Cannon => 2,
+        Role::Rook => 3,
+        Role::King => 4,
+    }
+}
