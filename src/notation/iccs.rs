@@ -1,0 +1,84 @@
+//! ICCS coordinates: `h2e2` (UCCI), `H2-E2`, `h2-e2`. Ranks are 0–9 from red's side; the 1–10
+//! numbering of some UCI engines is never guessed.
+
+use super::{NotationErrorKind, fold_full_width, strip_marks};
+use crate::moves::Move;
+use crate::position::{IllegalMove, Position};
+use crate::square::Square;
+
+/// The two squares of an ICCS text, if it is one (after annotations are stripped).
+fn squares(text: &str) -> Option<(Square, Square)> {
+    let t: Vec<char> = strip_marks(text)
+        .trim_end_matches(['+', '#'])
+        .chars()
+        .map(fold_full_width)
+        .collect();
+    let (a, b) = match t.len() {
+        4 => (&t[0..2], &t[2..4]),
+        5 if t[2] == '-' => (&t[0..2], &t[3..5]),
+        _ => return None,
+    };
+    let square = |s: &[char]| s.iter().collect::<String>().parse::<Square>().ok();
+    Some((square(a)?, square(b)?))
+}
+
+/// Whether `text` has the shape of an ICCS move, ranks of any size included (so that `h10e10`
+/// is reported as an ICCS text with a bad rank rather than as bad WXF).
+pub(super) fn looks_like_iccs(text: &str) -> bool {
+    let t = strip_marks(text)
+        .trim_end_matches(['+', '#'])
+        .to_ascii_lowercase();
+    let mut rest = t.as_str();
+    for i in 0..2 {
+        if i == 1 {
+            rest = rest.strip_prefix('-').unwrap_or(rest);
+        }
+        let Some(after_file) = rest.strip_prefix(|c: char| ('a'..='i').contains(&c)) else {
+            return false;
+        };
+        let digits = after_file.len()
+            - after_file
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .len();
+        if digits == 0 {
+            return false;
+        }
+        rest = &after_file[digits..];
+    }
+    rest.is_empty()
+}
+
+fn syntax_reason(text: &str) -> String {
+    if looks_like_iccs(text) {
+        return "a rank above 9: ICCS counts ranks 0–9 from red's side, never 1–10 \
+                (red's central cannon move is h2e2)"
+            .into();
+    }
+    "expected two squares, each a file a–i and a rank 0–9, like h2e2 or H2-E2".into()
+}
+
+/// Reads an ICCS move and checks it is legal.
+pub(super) fn parse(pos: &Position, text: &str) -> Result<Move, NotationErrorKind> {
+    let (from, to) = squares(text).ok_or_else(|| NotationErrorKind::Syntax(syntax_reason(text)))?;
+    let m = Move::new(from, to);
+    match pos.check_legal(m) {
+        Ok(()) => Ok(m),
+        Err(IllegalMove::NoPiece { from, turn }) => {
+            Err(NotationErrorKind::NoPiece(match pos.piece_at(from) {
+                Some(p) => format!(
+                    "{turn} piece on {from} (the {} {} stands there)",
+                    p.color,
+                    p.role.name()
+                ),
+                None => format!("piece on {from}"),
+            }))
+        }
+        Err(IllegalMove::KingLeftAttacked { mv, turn }) => {
+            Err(NotationErrorKind::KingLeftAttacked { mv, turn })
+        }
+        Err(IllegalMove::NotAMove { role, from, to }) => Err(NotationErrorKind::NoMatch(format!(
+            "the {} {role} on {from} cannot move to {to}",
+            pos.turn()
+        ))),
+    }
+}

@@ -1,0 +1,1 @@
+//! Game records (PGN as written by XQStudio / xqbase): being written.
