@@ -1,0 +1,48 @@
+//! The server's limits and their defaults.
+
+use std::time::Duration;
+
+/// Default address `qili serve` listens on.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:50051";
+/// Default largest request message, in bytes (1 MiB).
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 1 << 20;
+/// Default most moves in one request.
+pub const DEFAULT_MAX_MOVES: usize = 1024;
+/// Default deadline of one ruling, in milliseconds (a shorter client deadline wins).
+pub const DEFAULT_DEADLINE_MS: u64 = 2_000;
+/// Default time, in milliseconds, that shutdown waits for in-flight calls before closing them.
+pub const DEFAULT_DRAIN_MS: u64 = 10_000;
+
+/// Limits of a running server. `Default` gives the documented defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceConfig {
+    /// Largest request message accepted, in bytes; larger ones get RESOURCE_EXHAUSTED.
+    pub max_message_bytes: usize,
+    /// Most moves in one request; more get RESOURCE_EXHAUSTED.
+    pub max_moves: usize,
+    /// Most rulings computed at once (each on a blocking thread); further calls wait their turn
+    /// until their deadline.
+    pub max_concurrent: usize,
+    /// Deadline of one ruling, waiting included; the client's `grpc-timeout` applies if shorter.
+    /// Zero makes every ruling miss its deadline (for tests).
+    pub deadline: Duration,
+    /// On shutdown, how long in-flight calls may take to finish before their connections close.
+    pub drain_timeout: Duration,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> ServiceConfig {
+        ServiceConfig {
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            max_moves: DEFAULT_MAX_MOVES,
+            max_concurrent: default_concurrency(),
+            deadline: Duration::from_millis(DEFAULT_DEADLINE_MS),
+            drain_timeout: Duration::from_millis(DEFAULT_DRAIN_MS),
+        }
+    }
+}
+
+/// The number of cores, the default for concurrent rulings.
+pub fn default_concurrency() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

@@ -1,0 +1,348 @@
+//! Conversion between the API's messages and the library's requests and rulings.
+
+use super::failure::Failure;
+use super::pb;
+use crate::color::Color;
+use crate::notation::Notation;
+use crate::piece::{Piece, Role};
+use crate::rules::{
+    Article, BySide, Defender, Edge, GraphView, IdleKind, Means, MoveKind, MoveReport, Options,
+    Pattern, PieceNode, Protection, Relation, Request, Ruleset, Ruling, SearchReport, SideReport,
+    Target, Verdict,
+};
+use crate::square::Square;
+
+/// The library request, and the language its answer is wanted in.
+pub fn adjudicate_request(r: &pb::AdjudicateRequest) -> Result<(Request, pb::Language), Failure> {
+    let options = Options {
+        ruleset: ruleset(&r.ruleset)?,
+        told_to_change: by_side(r.told_to_change.as_ref()),
+        defensive_key_point: by_side(r.defensive_key_point.as_ref()),
+        ..Options::default()
+    };
+    let request = Request {
+        fen: r.fen.clone(),
+        moves: r.moves.clone(),
+        notation: notation(r.notation)?,
+        options,
+    };
+    Ok((request, language(r.language)?))
+}
+
+/// The rule profile named `name` (empty: the default); an unknown name fails on field `ruleset`.
+pub fn ruleset(name: &str) -> Result<Ruleset, Failure> {
+    name.parse::<Ruleset>()
+        .map_err(|e| Failure::invalid("ruleset", format!("ruleset: {e}")))
+}
+
+/// The notation of a request (`None`: detect per move); an unknown value fails on `notation`.
+pub fn notation(value: i32) -> Result<Option<Notation>, Failure> {
+    match pb::Notation::try_from(value) {
+        Ok(pb::Notation::Auto) => Ok(None),
+        Ok(pb::Notation::Iccs) => Ok(Some(Notation::Iccs)),
+        Ok(pb::Notation::Wxf) => Ok(Some(Notation::Wxf)),
+        Ok(pb::Notation::Chinese) => Ok(Some(Notation::Chinese)),
+        Err(_) => Err(Failure::invalid(
+            "notation",
+            format!("notation: unknown value {value}"),
+        )),
+    }
+}
+
+/// The language of a request; an unknown value fails on `language`.
+pub fn language(value: i32) -> Result<pb::Language, Failure> {
+    pb::Language::try_from(value)
+        .map_err(|_| Failure::invalid("language", format!("language: unknown value {value}")))
+}
+
+fn by_side(b: Option<&pb::BySide>) -> BySide<bool> {
+    b.map_or_else(BySide::default, |b| BySide {
+        red: b.red,
+        black: b.black,
+    })
+}
+
+/// Which texts a language keeps.
+#[derive(Copy, Clone)]
+struct Texts {
+    zh: bool,
+    en: bool,
+}
+
+impl Texts {
+    fn of(language: pb::Language) -> Texts {
+        Texts {
+            zh: language != pb::Language::En,
+            en: language != pb::Language::Zh,
+        }
+    }
+
+    fn zh(self, s: &str) -> String {
+        if self.zh {
+            s.to_string()
+        } else {
+            String::new()
+        }
+    }
+
+    fn en(self, s: &str) -> String {
+        if self.en {
+            s.to_string()
+        } else {
+            String::new()
+        }
+    }
+}
+
+fn u32_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The API's ruling for the library's, answering request `request_id`.
+pub fn ruling(r: &Ruling, request_id: &str, language: pb::Language) -> pb::Ruling {
+    let t = Texts::of(language);
+    pb::Ruling {
+        request_id: request_id.to_string(),
+        verdict: verdict(r.verdict).into(),
+        ruleset: r.ruleset.name().to_string(),
+        repetitions: r.repetitions,
+        cycle_start: u32_of(r.cycle_start),
+        cycle_length: u32_of(r.cycle_length),
+        red: Some(side(&r.red)),
+        black: Some(side(&r.black)),
+        moves: r.moves.iter().map(|m| move_report(m, t)).collect(),
+        articles: r.articles.iter().map(|a| article(a, t)).collect(),
+        explanation_zh: t.zh(&r.explanation_zh),
+        explanation_en: t.en(&r.explanation_en),
+    }
+}
+
+/// The API's verdict.
+pub fn verdict(v: Verdict) -> pb::Verdict {
+    match v {
+        Verdict::Draw => pb::Verdict::Draw,
+        Verdict::RedLoses => pb::Verdict::RedLoses,
+        Verdict::BlackLoses => pb::Verdict::BlackLoses,
+        Verdict::RedMustChange => pb::Verdict::RedMustChange,
+        Verdict::BlackMustChange => pb::Verdict::BlackMustChange,
+        Verdict::NoRepetition => pb::Verdict::NoRepetition,
+    }
+}
+
+/// The library's verdict for the API's (`None` for VERDICT_UNSPECIFIED).
+pub fn verdict_of(v: pb::Verdict) -> Option<Verdict> {
+    Some(match v {
+        pb::Verdict::Unspecified => return None,
+        pb::Verdict::Draw => Verdict::Draw,
+        pb::Verdict::RedLoses => Verdict::RedLoses,
+        pb::Verdict::BlackLoses => Verdict::BlackLoses,
+        pb::Verdict::RedMustChange => Verdict::RedMustChange,
+        pb::Verdict::BlackMustChange => Verdict::BlackMustChange,
+        pb::Verdict::NoRepetition => Verdict::NoRepetition,
+    })
+}
+
+/// The API's colour.
+pub fn color(c: Color) -> pb::Color {
+    match c {
+        Color::Red => pb::Color::Red,
+        Color::Black => pb::Color::Black,
+    }
+}
+
+fn role(r: Role) -> pb::Role {
+    match r {
+        Role::King => pb::Role::King,
+        Role::Advisor => pb::Role::Advisor,
+        Role::Elephant => pb::Role::Elephant,
+        Role::Horse => pb::Role::Horse,
+        Role::Rook => pb::Role::Rook,
+        Role::Cannon => pb::Role::Cannon,
+        Role::Pawn => pb::Role::Pawn,
+    }
+}
+
+/// The API's piece.
+pub fn piece(p: Piece) -> pb::Piece {
+    pb::Piece {
+        color: color(p.color).into(),
+        role: role(p.role).into(),
+        chinese: p.chinese().to_string(),
+    }
+}
+
+/// The API's pattern.
+pub fn pattern(p: Pattern) -> pb::Pattern {
+    match p {
+        Pattern::PerpetualCheck => pb::Pattern::PerpetualCheck,
+        Pattern::PerpetualMateThreat => pb::Pattern::PerpetualMateThreat,
+        Pattern::PerpetualChase => pb::Pattern::PerpetualChase,
+        Pattern::CheckAndMateThreat => pb::Pattern::CheckAndMateThreat,
+        Pattern::CheckAndChase => pb::Pattern::CheckAndChase,
+        Pattern::MateThreatAndChase => pb::Pattern::MateThreatAndChase,
+        Pattern::PerpetualAttack => pb::Pattern::PerpetualAttack,
+        Pattern::AttacksWithIdle => pb::Pattern::AttacksWithIdle,
+        Pattern::Idle => pb::Pattern::Idle,
+    }
+}
+
+fn move_kind(k: MoveKind) -> pb::MoveKind {
+    match k {
+        MoveKind::Idle => pb::MoveKind::Idle,
+        MoveKind::Chase => pb::MoveKind::Chase,
+        MoveKind::MateThreat => pb::MoveKind::MateThreat,
+        MoveKind::Check => pb::MoveKind::Check,
+    }
+}
+
+fn idle_kind(k: IdleKind) -> pb::IdleKind {
+    match k {
+        IdleKind::Exchange => pb::IdleKind::Exchange,
+        IdleKind::Sacrifice => pb::IdleKind::Sacrifice,
+        IdleKind::Block => pb::IdleKind::Block,
+        IdleKind::Follow => pb::IdleKind::Follow,
+    }
+}
+
+fn protection(p: Protection) -> pb::Protection {
+    match p {
+        Protection::Protected => pb::Protection::Protected,
+        Protection::Unprotected => pb::Protection::Unprotected,
+        Protection::FalseRoot => pb::Protection::FalseRoot,
+        Protection::InsufficientRoot => pb::Protection::InsufficientRoot,
+        Protection::HiddenRoot => pb::Protection::HiddenRoot,
+    }
+}
+
+fn means(m: Means) -> pb::Means {
+    match m {
+        Means::Capture => pb::Means::Capture,
+        Means::Checks => pb::Means::Checks,
+    }
+}
+
+fn side(s: &SideReport) -> pb::SideReport {
+    pb::SideReport {
+        color: color(s.color).into(),
+        pattern: pattern(s.pattern).into(),
+        pattern_zh: s.pattern.chinese().to_string(),
+        forbidden: s.forbidden,
+        told_to_change: s.told_to_change,
+    }
+}
+
+fn squares(s: &[Square]) -> Vec<String> {
+    s.iter().map(ToString::to_string).collect()
+}
+
+fn defender(d: &Defender) -> pb::Defender {
+    pb::Defender {
+        square: d.square.to_string(),
+        piece: Some(piece(d.piece)),
+        hidden: d.hidden,
+        real: d.real,
+    }
+}
+
+fn target(x: &Target, t: Texts) -> pb::Target {
+    pb::Target {
+        square: x.square.to_string(),
+        piece: Some(piece(x.piece)),
+        attackers: squares(&x.attackers),
+        defenders: x.defenders.iter().map(defender).collect(),
+        protection: protection(x.protection).into(),
+        gain: x.gain,
+        means: means(x.means).into(),
+        is_new: x.new,
+        joint: x.joint,
+        counted: x.counted,
+        reason: t.en(&x.reason),
+        reason_zh: t.zh(&x.reason_zh),
+    }
+}
+
+fn search(s: &SearchReport) -> pb::SearchReport {
+    pb::SearchReport {
+        max_plies: s.max_plies,
+        max_nodes: s.max_nodes,
+        nodes: s.nodes,
+        budget_exhausted: s.budget_exhausted,
+    }
+}
+
+fn move_report(m: &MoveReport, t: Texts) -> pb::MoveReport {
+    pb::MoveReport {
+        ply: u32_of(m.ply),
+        color: color(m.color).into(),
+        iccs: m.iccs.clone(),
+        chinese: m.chinese.clone(),
+        kind: move_kind(m.kind).into(),
+        idle_kinds: m.idle_kinds.iter().map(|k| idle_kind(*k).into()).collect(),
+        targets: m.targets.iter().map(|x| target(x, t)).collect(),
+        mate_search: Some(search(&m.mate_search)),
+        note_zh: t.zh(&m.note_zh),
+        note_en: t.en(&m.note_en),
+    }
+}
+
+fn article(a: &Article, t: Texts) -> pb::Article {
+    pb::Article {
+        id: a.id.clone(),
+        zh: t.zh(&a.zh),
+        en: t.en(&a.en),
+    }
+}
+
+/// The API's analysis: the graph, the attacked pieces and the judged move.
+pub fn analysis(
+    request_id: &str,
+    fen: String,
+    graph: &GraphView,
+    attacked: &[Target],
+    mv: Option<&MoveReport>,
+    language: pb::Language,
+) -> pb::AnalyzeResponse {
+    let t = Texts::of(language);
+    pb::AnalyzeResponse {
+        request_id: request_id.to_string(),
+        fen,
+        pieces: graph.pieces.iter().map(piece_node).collect(),
+        edges: graph.edges.iter().map(edge).collect(),
+        attacked: attacked.iter().map(|x| target(x, t)).collect(),
+        r#move: mv.map(|m| move_report(m, t)),
+    }
+}
+
+fn piece_node(n: &PieceNode) -> pb::PieceNode {
+    pb::PieceNode {
+        square: n.square.to_string(),
+        piece: Some(piece(n.piece)),
+    }
+}
+
+fn edge(e: &Edge) -> pb::Edge {
+    pb::Edge {
+        from: e.from.to_string(),
+        to: e.to.to_string(),
+        relation: match e.relation {
+            Relation::Attacks => pb::Relation::Attacks,
+            Relation::Defends => pb::Relation::Defends,
+        }
+        .into(),
+        hidden: e.hidden,
+    }
+}
+
+/// Every rule profile, the default first.
+pub fn rulesets() -> pb::ListRulesetsResponse {
+    pb::ListRulesetsResponse {
+        rulesets: Ruleset::ALL
+            .iter()
+            .map(|r| pb::RulesetInfo {
+                name: r.name().to_string(),
+                description: r.description().to_string(),
+                is_default: *r == Ruleset::default(),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,113 @@
+//! Why a call got no ruling, in one shape for both the unary status and the streamed error answer.
+
+use super::pb;
+use crate::rules::RequestError;
+use tonic::{Code, Status};
+
+/// Metadata key of a failed call's status naming the request field at fault.
+pub const FIELD_KEY: &str = "qili-field";
+/// Metadata key of a failed call's status giving the index of the move at fault.
+pub const PLY_KEY: &str = "qili-ply";
+
+/// A failed call: its gRPC code, the field and move at fault, and a one-line reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The gRPC status code.
+    pub code: Code,
+    /// The request field at fault, if any.
+    pub field: Option<&'static str>,
+    /// The index of the move at fault, if any.
+    pub ply: Option<usize>,
+    /// The reason, naming the field (and ply) first.
+    pub message: String,
+}
+
+impl Failure {
+    /// INVALID_ARGUMENT for `field`; `message` should start with the field's name.
+    pub fn invalid(field: &'static str, message: String) -> Failure {
+        Failure {
+            code: Code::InvalidArgument,
+            field: Some(field),
+            ply: None,
+            message,
+        }
+    }
+
+    /// RESOURCE_EXHAUSTED for `field`.
+    pub fn exhausted(field: Option<&'static str>, message: String) -> Failure {
+        Failure {
+            code: Code::ResourceExhausted,
+            field,
+            ply: None,
+            message,
+        }
+    }
+
+    /// DEADLINE_EXCEEDED after `elapsed_ms`.
+    pub fn deadline(elapsed_ms: u128) -> Failure {
+        Failure {
+            code: Code::DeadlineExceeded,
+            field: None,
+            ply: None,
+            message: format!("no ruling within the deadline ({elapsed_ms} ms elapsed)"),
+        }
+    }
+
+    /// INTERNAL: a fault of the server.
+    pub fn internal(message: String) -> Failure {
+        Failure {
+            code: Code::Internal,
+            field: None,
+            ply: None,
+            message,
+        }
+    }
+
+    /// Renames the field at fault (Analyze's single move is `move`, not `moves`).
+    pub fn in_field(mut self, field: &'static str) -> Failure {
+        self.field = Some(field);
+        self
+    }
+
+    /// The status of a unary call; the field and ply also go into the metadata.
+    pub fn to_status(&self) -> Status {
+        let mut status = Status::new(self.code, self.message.clone());
+        if let Some(field) = self.field {
+            status.metadata_mut().insert(
+                FIELD_KEY,
+                tonic::metadata::MetadataValue::from_static(field),
+            );
+        }
+        if let Some(ply) = self.ply {
+            status.metadata_mut().insert(PLY_KEY, ply.into());
+        }
+        status
+    }
+
+    /// The error answer of a streamed request.
+    pub fn to_pb(&self) -> pb::Error {
+        let code = match self.code {
+            Code::InvalidArgument => pb::ErrorCode::InvalidArgument,
+            Code::DeadlineExceeded => pb::ErrorCode::DeadlineExceeded,
+            Code::ResourceExhausted => pb::ErrorCode::ResourceExhausted,
+            _ => pb::ErrorCode::Internal,
+        };
+        pb::Error {
+            code: code.into(),
+            field: self.field.unwrap_or_default().to_string(),
+            ply: self.ply.map(|p| u32::try_from(p).unwrap_or(u32::MAX)),
+            message: self.message.clone(),
+        }
+    }
+}
+
+impl From<RequestError> for Failure {
+    fn from(e: RequestError) -> Failure {
+        Failure {
+            code: Code::InvalidArgument,
+            field: Some(e.field()),
+            ply: e.ply(),
+            message: e.to_string(),
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! The `qili.v1.Qili` handlers: limits, the blocking pool, deadlines, logging.
+
+use super::config::ServiceConfig;
+use super::convert;
+use super::failure::Failure;
+use super::pb;
+use super::pb::qili_server::Qili;
+use super::timeout::parse_grpc_timeout;
+use crate::position::Position;
+use crate::rules;
+use futures::{Stream, StreamExt};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::Semaphore;
+use tonic::{Code, Request, Response, Status, Streaming};
+
+/// How much sooner than the client's deadline a call gives up.
+const CLIENT_MARGIN: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// The service state shared by all calls: the limits and the permits for concurrent rulings.
+#[derive(Clone, Debug)]
+pub struct QiliService {
+    config: Arc<ServiceConfig>,
+    permits: Arc<Semaphore>,
+}
+
+impl QiliService {
+    /// A service with `config`'s limits.
+    pub fn new(config: ServiceConfig) -> QiliService {
+        let permits = Arc::new(Semaphore::new(config.max_concurrent.max(1)));
+        QiliService {
+            config: Arc::new(config),
+            permits,
+        }
+    }
+
+    /// The instant the call must be answered by: the server's deadline, or the client's if shorter.
+    fn deadline_of<T>(&self, start: Instant, request: &Request<T>) -> Instant {
+        let client = request
+            .metadata()
+            .get("grpc-timeout")
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_grpc_timeout);
+        // tonic's transport cancels the call itself (as CANCELLED) once the client's deadline
+        // passes; ending 1 ms earlier lets the handler answer DEADLINE_EXCEEDED first.
+        let limit = client.map_or(self.config.deadline, |c| {
+            c.saturating_sub(CLIENT_MARGIN).min(self.config.deadline)
+        });
+        start + limit
+    }
+
+    /// Runs `work` on the blocking pool once a permit is free, within `deadline`. A ruling is never
+    /// computed on the async executor, so a slow one cannot stall the transport.
+    async fn off_executor<T, F>(
+        &self,
+        start: Instant,
+        deadline: Instant,
+        work: F,
+    ) -> Result<T, Failure>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        let late = || Failure::deadline(start.elapsed().as_millis());
+        let deadline = tokio::time::Instant::from_std(deadline);
+        let permit = tokio::time::timeout_at(deadline, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| late())?
+            .map_err(|_| Failure::internal("the server is shutting down".into()))?;
+        // The permit travels with the work: an abandoned (late) ruling still counts until it ends.
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        });
+        let out = tokio::time::timeout_at(deadline, task)
+            .await
+            .map_err(|_| late())?
+            .map_err(|e| Failure::internal(format!("ruling failed: {e}")))?;
+        // An answer after the deadline is of no use to the caller (and makes a zero deadline
+        // deterministic).
+        if tokio::time::Instant::now() >= deadline {
+            return Err(late());
+        }
+        Ok(out)
+    }
+
+    /// Rules on one request: checks the limits, then adjudicates off the executor.
+    async fn rule(
+        &self,
+        r: pb::AdjudicateRequest,
+        start: Instant,
+        deadline: Instant,
+    ) -> Result<pb::Ruling, Failure> {
+        if r.moves.len() > self.config.max_moves {
+            return Err(Failure::exhausted(
+                Some("moves"),
+                format!(
+                    "moves: {} moves, more than the limit of {} (qili serve --max-moves)",
+                    r.moves.len(),
+                    self.config.max_moves
+                ),
+            ));
+        }
+        let (request, language) = convert::adjudicate_request(&r)?;
+        let ruling = self
+            .off_executor(start, deadline, move || rules::adjudicate(&request))
+            .await??;
+        Ok(convert::ruling(&ruling, &r.request_id, language))
+    }
+
+    /// Analyses one position off the executor.
+    async fn analyse(
+        &self,
+        r: pb::AnalyzeRequest,
+        start: Instant,
+        deadline: Instant,
+    ) -> Result<pb::AnalyzeResponse, Failure> {
+        let ruleset = convert::ruleset(&r.ruleset)?;
+        let notation = convert::notation(r.notation)?;
+        let language = convert::language(r.language)?;
+        let options = rules::Options {
+            ruleset,
+            defensive_key_point: rules::BySide {
+                red: r.defensive_key_point.as_ref().is_some_and(|b| b.red),
+                black: r.defensive_key_point.as_ref().is_some_and(|b| b.black),
+            },
+            ..rules::Options::default()
+        };
+        self.off_executor(start, deadline, move || {
+            let position = if r.fen.trim().is_empty() {
+                Position::start()
+            } else {
+                Position::from_fen(&r.fen)
+                    .map_err(|e| Failure::from(rules::RequestError::from(e)))?
+            };
+            let mv = if r.r#move.trim().is_empty() {
+                None
+            } else {
+                let moves =
+                    rules::parse_moves(&position, &[r.r#move.as_str()], notation).map_err(|e| {
+                        let reason = match &e {
+                            rules::RequestError::Move { text, reason, .. } => {
+                                format!("move {text:?}: {reason}")
+                            }
+                            other => other.to_string(),
+                        };
+                        Failure::invalid("move", reason)
+                    })?;
+                moves.first().copied()
+            };
+            let after = match mv {
+                Some(m) => position
+                    .play(m)
+                    .map_err(|e| Failure::invalid("move", format!("move {:?}: {e}", r.r#move)))?,
+                None => position,
+            };
+            let a = rules::analyze(&position, mv, &options);
+            Ok::<_, Failure>(convert::analysis(
+                &r.request_id,
+                after.fen(),
+                &a.graph,
+                &a.attacked,
+                a.mv.as_ref(),
+                language,
+            ))
+        })
+        .await?
+    }
+}
+
+/// Logs one finished call: request id, verdict (for rulings) or error, and latency.
+fn log_call(
+    rpc: &'static str,
+    request_id: &str,
+    start: Instant,
+    outcome: Result<Option<&str>, &Failure>,
+) {
+    let latency_us = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+    match outcome {
+        Ok(Some(verdict)) => tracing::info!(rpc, request_id, verdict, latency_us, "ok"),
+        Ok(None) => tracing::info!(rpc, request_id, latency_us, "ok"),
+        Err(f) => tracing::warn!(
+            rpc,
+            request_id,
+            code = ?f.code,
+            field = f.field.unwrap_or_default(),
+            latency_us,
+            error = %f.message,
+            "failed"
+        ),
+    }
+}
+
+/// The verdict's snake-case name, as in cases and the library.
+fn verdict_name(r: &pb::Ruling) -> Option<&'static str> {
+    Some(
+        pb::Verdict::try_from(r.verdict)
+            .ok()
+            .and_then(convert::verdict_of)
+            .map_or("unknown", rules::Verdict::name),
+    )
+}
+
+/// A streamed request whose message could not be read ends the stream; oversized ones are over a
+/// limit (tonic reports them as OUT_OF_RANGE).
+fn stream_status(status: Status) -> Status {
+    if status.code() == Code::OutOfRange {
+        Status::resource_exhausted(status.message().to_string())
+    } else {
+        status
+    }
+}
+
+/// The stream of answers of `AdjudicateStream`.
+pub type AnswerStream =
+    Pin<Box<dyn Stream<Item = Result<pb::AdjudicateStreamResponse, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl Qili for QiliService {
+    async fn adjudicate(
+        &self,
+        request: Request<pb::AdjudicateRequest>,
+    ) -> Result<Response<pb::Ruling>, Status> {
+        let start = Instant::now();
+        let deadline = self.deadline_of(start, &request);
+        let r = request.into_inner();
+        let id = r.request_id.clone();
+        let result = self.rule(r, start, deadline).await;
+        log_call("Adjudicate", &id, start, result.as_ref().map(verdict_name));
+        result.map(Response::new).map_err(|f| f.to_status())
+    }
+
+    type AdjudicateStreamStream = AnswerStream;
+
+    async fn adjudicate_stream(
+        &self,
+        request: Request<Streaming<pb::AdjudicateRequest>>,
+    ) -> Result<Response<AnswerStream>, Status> {
+        let service = self.clone();
+        let in_flight = self.config.max_concurrent.max(1);
+        let answers = request
+            .into_inner()
+            .map(move |item| {
+                let service = service.clone();
+                async move {
+                    let r = item.map_err(stream_status)?;
+                    let start = Instant::now();
+                    let deadline = start + service.config.deadline;
+                    let id = r.request_id.clone();
+                    let result = service.rule(r, start, deadline).await;
+                    log_call(
+                        "AdjudicateStream",
+                        &id,
+                        start,
+                        result.as_ref().map(verdict_name),
+                    );
+                    let result = match result {
+                        Ok(ruling) => pb::adjudicate_stream_response::Result::Ruling(ruling),
+                        Err(f) => pb::adjudicate_stream_response::Result::Error(f.to_pb()),
+                    };
+                    Ok(pb::AdjudicateStreamResponse {
+                        request_id: id,
+                        result: Some(result),
+                    })
+                }
+            })
+            // Up to `in_flight` rulings of one stream run at once; answers keep the request order.
+            .buffered(in_flight);
+        Ok(Response::new(Box::pin(answers)))
+    }
+
+    async fn analyze(
+        &self,
+        request: Request<pb::AnalyzeRequest>,
+    ) -> Result<Response<pb::AnalyzeResponse>, Status> {
+        let start = Instant::now();
+        let deadline = self.deadline_of(start, &request);
+        let r = request.into_inner();
+        let id = r.request_id.clone();
+        let result = self.analyse(r, start, deadline).await;
+        log_call("Analyze", &id, start, result.as_ref().map(|_| None));
+        result.map(Response::new).map_err(|f| f.to_status())
+    }
+
+    async fn list_rulesets(
+        &self,
+        _request: Request<pb::ListRulesetsRequest>,
+    ) -> Result<Response<pb::ListRulesetsResponse>, Status> {
+        Ok(Response::new(convert::rulesets()))
+    }
+}

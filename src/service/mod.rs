@@ -1,0 +1,19 @@
+//! The gRPC service `qili.v1.Qili`: generated types, conversion from the library's rulings, and the
+//! server with its limits, health and reflection.
+
+mod config;
+pub mod convert;
+mod failure;
+mod handler;
+pub mod pb;
+mod server;
+mod timeout;
+
+pub use config::{
+    DEFAULT_ADDR, DEFAULT_DEADLINE_MS, DEFAULT_DRAIN_MS, DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MAX_MOVES, ServiceConfig, default_concurrency,
+};
+pub use failure::{FIELD_KEY, Failure, PLY_KEY};
+pub use handler::QiliService;
+pub use server::{ServeError, serve, serve_with_listener};
+pub use timeout::parse_grpc_timeout;

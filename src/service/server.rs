@@ -1,0 +1,129 @@
+//! The server: the Qili service with health and reflection, on a listener, until shutdown.
+
+use super::config::ServiceConfig;
+use super::handler::QiliService;
+use super::pb;
+use super::pb::qili_server::QiliServer;
+use std::future::Future;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::codegen::http;
+use tonic::transport::Server;
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The reflection service could not read a descriptor set.
+    #[error("reflection: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    /// The transport failed.
+    #[error("transport: {0}")]
+    Transport(#[from] tonic::transport::Error),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Binds `addr` and serves until `shutdown` completes (see [`serve_with_listener`]).
+pub async fn serve(
+    addr: &str,
+    config: ServiceConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind {
+            addr: addr.to_string(),
+            source,
+        })?;
+    serve_with_listener(listener, config, shutdown).await
+}
+
+/// Serves `qili.v1.Qili`, `grpc.health.v1.Health` and server reflection (v1 and v1alpha) on
+/// `listener` until `shutdown` completes; then stops accepting, reports NOT_SERVING, and lets
+/// in-flight calls finish for up to `config.drain_timeout` before closing their connections.
+pub async fn serve_with_listener(
+    listener: TcpListener,
+    config: ServiceConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<QiliServer<QiliService>>().await;
+
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    };
+    let reflection_v1 = reflection().build_v1()?;
+    let reflection_v1alpha = reflection().build_v1alpha()?;
+
+    let drain = config.drain_timeout;
+    let qili = QiliServer::new(QiliService::new(config.clone()))
+        .max_decoding_message_size(config.max_message_bytes);
+
+    let local = listener
+        .local_addr()
+        .map_or_else(|e| format!("unknown ({e})"), |a| a.to_string());
+    tracing::info!(addr = %local, max_message_bytes = config.max_message_bytes,
+        max_moves = config.max_moves, max_concurrent = config.max_concurrent,
+        deadline_ms = u64::try_from(config.deadline.as_millis()).unwrap_or(u64::MAX), "serving");
+
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let health_on_stop = health.clone();
+    let signalled = async move {
+        shutdown.await;
+        tracing::info!("shutting down: draining in-flight calls");
+        health_on_stop
+            .set_service_status("", tonic_health::ServingStatus::NotServing)
+            .await;
+        health_on_stop
+            .set_not_serving::<QiliServer<QiliService>>()
+            .await;
+        let _ = stop_tx.send(true);
+    };
+
+    let server = Server::builder()
+        .layer(tower::util::MapResponseLayer::new(
+            out_of_range_is_exhausted,
+        ))
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(qili)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signalled);
+
+    // Calls still running `drain` after the signal are cut off, so shutdown always ends.
+    let mut stop = stop_rx;
+    let deadline = async move {
+        let _ = stop.wait_for(|s| *s).await;
+        tokio::time::sleep(drain).await;
+    };
+    tokio::select! {
+        result = server => result?,
+        () = deadline => tracing::warn!("drain timeout: closing the remaining connections"),
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// tonic rejects a request over the size limit with OUT_OF_RANGE, but gRPC's convention (and this
+/// API's contract) for a message over a limit is RESOURCE_EXHAUSTED. The status of a rejected
+/// unary request travels in the response headers; the handlers never use OUT_OF_RANGE themselves.
+fn out_of_range_is_exhausted<B>(mut response: http::Response<B>) -> http::Response<B> {
+    const OUT_OF_RANGE: &str = "11";
+    const RESOURCE_EXHAUSTED: http::HeaderValue = http::HeaderValue::from_static("8");
+    let headers = response.headers_mut();
+    if headers
+        .get("grpc-status")
+        .is_some_and(|v| v == OUT_OF_RANGE)
+    {
+        headers.insert("grpc-status", RESOURCE_EXHAUSTED);
+    }
+    response
+}

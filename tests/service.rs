@@ -1,0 +1,535 @@
+//! The real server on an ephemeral loopback port, called with the generated client: health,
+//! reflection, a ruling per verdict, streaming with a bad request in the middle, each error code,
+//! and shutdown.
+
+use qili::service::pb::qili_client::QiliClient;
+use qili::service::pb::{self, adjudicate_stream_response::Result as Answer};
+use qili::service::{FIELD_KEY, PLY_KEY, ServeError, ServiceConfig, serve_with_listener};
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::transport::Channel;
+use tonic::{Code, Request};
+
+/// A running server: its URL, the trigger of its shutdown and its task.
+struct Running {
+    url: String,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<Result<(), ServeError>>,
+}
+
+impl Running {
+    async fn start(config: ServiceConfig) -> Running {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind loopback");
+        let addr = listener.local_addr().expect("local address");
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(serve_with_listener(listener, config, async {
+            let _ = rx.await;
+        }));
+        Running {
+            url: format!("http://{addr}"),
+            stop: Some(tx),
+            task,
+        }
+    }
+
+    async fn channel(&self) -> Channel {
+        for _ in 0..50 {
+            if let Ok(c) = Channel::from_shared(self.url.clone())
+                .expect("url")
+                .connect()
+                .await
+            {
+                return c;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("cannot connect to {}", self.url);
+    }
+
+    async fn client(&self) -> QiliClient<Channel> {
+        QiliClient::new(self.channel().await)
+    }
+
+    async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let result = tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("server stops within 10 s")
+            .expect("server task");
+        assert!(result.is_ok(), "server ended with {result:?}");
+    }
+}
+
+fn request(id: &str, fen: &str, moves: &str) -> pb::AdjudicateRequest {
+    pb::AdjudicateRequest {
+        request_id: id.to_string(),
+        fen: fen.to_string(),
+        moves: moves.split_whitespace().map(String::from).collect(),
+        ..Default::default()
+    }
+}
+
+/// Red's rook checks on ranks 9 and 8; black's king steps up and down.
+const RED_CHECKS: (&str, &str) = (
+    "4k4/R8/9/9/9/9/9/9/9/3K5 w",
+    "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9",
+);
+/// Black's rook checks on ranks 0 and 1; red's king steps up and down.
+const BLACK_CHECKS: (&str, &str) = (
+    "3k5/9/9/9/9/9/9/9/r8/4K4 b",
+    "a1a0 e0e1 a0a1 e1e0 a1a0 e0e1 a0a1 e1e0",
+);
+/// Red's rook follows black's unprotected cannon between the a and b files.
+const RED_CHASES: (&str, &str) = (
+    "3k5/9/1c7/9/9/9/R8/9/9/4K4 w",
+    "a3b3 b7a7 b3a3 a7b7 a3b3 b7a7 b3a3 a7b7",
+);
+/// The same with colours swapped.
+const BLACK_CHASES: (&str, &str) = (
+    "4k4/9/9/r8/9/9/9/1C7/9/3K5 b",
+    "a6b6 b2a2 b6a6 a2b2 a6b6 b2a2 b6a6 a2b2",
+);
+/// Both kings step up and down.
+const BOTH_IDLE: (&str, &str) = (
+    "3k5/9/9/9/9/9/9/9/9/4K4 w",
+    "e0e1 d9d8 e1e0 d8d9 e0e1 d9d8 e1e0 d8d9",
+);
+
+#[tokio::test]
+async fn health_reports_serving_for_the_server_and_the_service() {
+    use tonic_health::pb::health_check_response::ServingStatus;
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut health = HealthClient::new(server.channel().await);
+    for service in ["", "qili.v1.Qili"] {
+        let status = health
+            .check(HealthCheckRequest {
+                service: service.to_string(),
+            })
+            .await
+            .expect("health check")
+            .into_inner()
+            .status;
+        assert_eq!(status, ServingStatus::Serving as i32, "service {service:?}");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn reflection_lists_the_services_in_v1_and_v1alpha() {
+    use futures::StreamExt;
+    let server = Running::start(ServiceConfig::default()).await;
+
+    use tonic_reflection::pb::v1 as r1;
+    let mut v1 = r1::server_reflection_client::ServerReflectionClient::new(server.channel().await);
+    let ask = r1::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(r1::server_reflection_request::MessageRequest::ListServices(
+            String::new(),
+        )),
+    };
+    let mut answers = v1
+        .server_reflection_info(futures::stream::iter([ask]))
+        .await
+        .expect("reflection v1")
+        .into_inner();
+    let answer = answers.next().await.expect("an answer").expect("ok");
+    let Some(r1::server_reflection_response::MessageResponse::ListServicesResponse(list)) =
+        answer.message_response
+    else {
+        panic!("not a service list: {answer:?}");
+    };
+    let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    for name in ["qili.v1.Qili", "grpc.health.v1.Health"] {
+        assert!(
+            names.iter().any(|n| n == name),
+            "{name} missing from {names:?}"
+        );
+    }
+
+    use tonic_reflection::pb::v1alpha as ra;
+    let mut alpha =
+        ra::server_reflection_client::ServerReflectionClient::new(server.channel().await);
+    let ask = ra::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(
+            ra::server_reflection_request::MessageRequest::FileContainingSymbol(
+                "qili.v1.Qili".into(),
+            ),
+        ),
+    };
+    let mut answers = alpha
+        .server_reflection_info(futures::stream::iter([ask]))
+        .await
+        .expect("reflection v1alpha")
+        .into_inner();
+    let answer = answers.next().await.expect("an answer").expect("ok");
+    assert!(
+        matches!(
+            answer.message_response,
+            Some(ra::server_reflection_response::MessageResponse::FileDescriptorResponse(_))
+        ),
+        "no descriptor: {answer:?}"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_ruling_for_every_verdict() {
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let cases = [
+        ("red-checks", RED_CHECKS, false, pb::Verdict::RedLoses),
+        ("black-checks", BLACK_CHECKS, false, pb::Verdict::BlackLoses),
+        ("red-chases", RED_CHASES, false, pb::Verdict::RedMustChange),
+        (
+            "black-chases",
+            BLACK_CHASES,
+            false,
+            pb::Verdict::BlackMustChange,
+        ),
+        ("red-chases-told", RED_CHASES, true, pb::Verdict::RedLoses),
+        ("both-idle", BOTH_IDLE, false, pb::Verdict::Draw),
+    ];
+    for (id, (fen, moves), told, verdict) in cases {
+        let mut r = request(id, fen, moves);
+        r.told_to_change = Some(pb::BySide {
+            red: told,
+            black: false,
+        });
+        let ruling = client.adjudicate(r).await.expect(id).into_inner();
+        assert_eq!(ruling.verdict(), verdict, "{id}");
+        assert_eq!(ruling.request_id, id);
+        assert_eq!(ruling.repetitions, 3, "{id}");
+        assert_eq!((ruling.cycle_start, ruling.cycle_length), (4, 4), "{id}");
+        assert_eq!(ruling.moves.len(), 4, "{id}");
+        assert!(!ruling.articles.is_empty(), "{id}");
+        assert!(!ruling.explanation_zh.is_empty() && !ruling.explanation_en.is_empty());
+    }
+
+    let chase = client
+        .adjudicate(request("chase", RED_CHASES.0, RED_CHASES.1))
+        .await
+        .expect("chase")
+        .into_inner();
+    let red = chase.red.expect("red side");
+    assert_eq!(red.pattern(), pb::Pattern::PerpetualChase);
+    assert!(red.forbidden);
+    let first = &chase.moves[0];
+    assert_eq!(
+        (first.iccs.as_str(), first.chinese.as_str()),
+        ("a3b3", "车九平八")
+    );
+    assert_eq!(first.kind(), pb::MoveKind::Chase);
+    let target = &first.targets[0];
+    assert_eq!(target.square, "b7");
+    assert_eq!(target.protection(), pb::Protection::Unprotected);
+    assert!(target.counted);
+
+    let none = client
+        .adjudicate(request("opening", "", "h2e2 h9g7"))
+        .await
+        .expect("no repetition")
+        .into_inner();
+    assert_eq!(none.verdict(), pb::Verdict::NoRepetition);
+    assert_eq!(none.cycle_length, 0);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn rulings_in_other_notations_profiles_and_languages() {
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let mut r = request(
+        "chinese",
+        RED_CHECKS.0,
+        "车九进一 将5进1 车九退一 将5退1 车九进一 将5进1 车九退一 将5退1",
+    );
+    r.notation = pb::Notation::Chinese.into();
+    r.ruleset = "axf".into();
+    r.language = pb::Language::Zh.into();
+    let ruling = client.adjudicate(r).await.expect("ruling").into_inner();
+    assert_eq!(ruling.ruleset, "axf");
+    assert!(!ruling.explanation_zh.is_empty());
+    assert!(
+        ruling.explanation_en.is_empty(),
+        "English dropped for LANGUAGE_ZH"
+    );
+    assert!(ruling.moves.iter().all(|m| m.note_en.is_empty()));
+
+    let list = client
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .expect("rulesets")
+        .into_inner();
+    let names: Vec<&str> = list.rulesets.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["cxa1999", "cxa2011", "axf"]);
+    assert!(list.rulesets[0].is_default);
+    assert!(list.rulesets.iter().all(|r| !r.description.is_empty()));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn analyze_gives_the_graph_and_judges_the_move() {
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let answer = client
+        .analyze(pb::AnalyzeRequest {
+            request_id: "why".into(),
+            fen: RED_CHASES.0.into(),
+            r#move: "a3b3".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("analysis")
+        .into_inner();
+    assert_eq!(answer.request_id, "why");
+    assert!(
+        answer.fen.starts_with("3k5/9/1c7/9/9/9/1R7/9/9/4K4 b"),
+        "{}",
+        answer.fen
+    );
+    assert_eq!(answer.pieces.len(), 4);
+    assert!(
+        answer
+            .edges
+            .iter()
+            .any(|e| e.from == "b3" && e.to == "b7" && e.relation() == pb::Relation::Attacks)
+    );
+    assert!(answer.attacked.iter().any(|t| t.square == "b7"));
+    let mv = answer.r#move.expect("the judged move");
+    assert_eq!(mv.kind(), pb::MoveKind::Chase);
+
+    let still = client
+        .analyze(pb::AnalyzeRequest {
+            fen: RED_CHASES.0.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("analysis without a move")
+        .into_inner();
+    assert!(still.r#move.is_none());
+
+    let bad = client
+        .analyze(pb::AnalyzeRequest {
+            fen: RED_CHASES.0.into(),
+            r#move: "a3b4".into(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("illegal move");
+    assert_eq!(bad.code(), Code::InvalidArgument);
+    assert!(
+        bad.message().starts_with("move \"a3b4\""),
+        "{}",
+        bad.message()
+    );
+    assert_eq!(field_of(&bad), Some("move".into()));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_bad_request_in_a_stream_gets_an_error_answer_and_the_stream_goes_on() {
+    use futures::StreamExt;
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let mut bad_ruleset = request("bad-ruleset", BOTH_IDLE.0, BOTH_IDLE.1);
+    bad_ruleset.ruleset = "fide".into();
+    let requests = vec![
+        request("one", RED_CHECKS.0, RED_CHECKS.1),
+        request("bad-move", RED_CHECKS.0, "a8a9 e9e8 a9a8 e8e6"),
+        bad_ruleset,
+        request("too-many", "", &"h2e2 ".repeat(1025)),
+        request("two", BOTH_IDLE.0, BOTH_IDLE.1),
+    ];
+    let answers: Vec<pb::AdjudicateStreamResponse> = client
+        .adjudicate_stream(futures::stream::iter(requests))
+        .await
+        .expect("stream")
+        .into_inner()
+        .map(|a| a.expect("answer"))
+        .collect()
+        .await;
+    let ids: Vec<&str> = answers.iter().map(|a| a.request_id.as_str()).collect();
+    assert_eq!(ids, ["one", "bad-move", "bad-ruleset", "too-many", "two"]);
+
+    let Some(Answer::Ruling(one)) = &answers[0].result else {
+        panic!("{:?}", answers[0]);
+    };
+    assert_eq!(one.verdict(), pb::Verdict::RedLoses);
+    assert_eq!(one.request_id, "one");
+
+    let Some(Answer::Error(e)) = &answers[1].result else {
+        panic!("{:?}", answers[1]);
+    };
+    assert_eq!(e.code(), pb::ErrorCode::InvalidArgument);
+    assert_eq!((e.field.as_str(), e.ply), ("moves", Some(3)));
+    assert!(e.message.starts_with("moves[3] \"e8e6\""), "{}", e.message);
+
+    let Some(Answer::Error(e)) = &answers[2].result else {
+        panic!("{:?}", answers[2]);
+    };
+    assert_eq!(
+        (e.code(), e.field.as_str(), e.ply),
+        (pb::ErrorCode::InvalidArgument, "ruleset", None)
+    );
+
+    let Some(Answer::Error(e)) = &answers[3].result else {
+        panic!("{:?}", answers[3]);
+    };
+    assert_eq!(
+        (e.code(), e.field.as_str()),
+        (pb::ErrorCode::ResourceExhausted, "moves")
+    );
+
+    let Some(Answer::Ruling(two)) = &answers[4].result else {
+        panic!("{:?}", answers[4]);
+    };
+    assert_eq!(two.verdict(), pb::Verdict::Draw);
+    server.shutdown().await;
+}
+
+fn field_of(status: &tonic::Status) -> Option<String> {
+    status
+        .metadata()
+        .get(FIELD_KEY)
+        .and_then(|v| v.to_str().ok())
+        .map(String::from)
+}
+
+#[tokio::test]
+async fn invalid_argument_names_the_field_and_the_ply() {
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+
+    let e = client
+        .adjudicate(request("m", RED_CHECKS.0, "a8a9 e9e8 a9a8 e8e6"))
+        .await
+        .expect_err("illegal move");
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(
+        e.message().starts_with("moves[3] \"e8e6\": "),
+        "{}",
+        e.message()
+    );
+    assert_eq!(field_of(&e), Some("moves".into()));
+    assert_eq!(
+        e.metadata().get(PLY_KEY).and_then(|v| v.to_str().ok()),
+        Some("3")
+    );
+
+    let e = client
+        .adjudicate(request("f", "not a fen", "h2e2"))
+        .await
+        .expect_err("bad FEN");
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(e.message().starts_with("fen: "), "{}", e.message());
+    assert_eq!(field_of(&e), Some("fen".into()));
+
+    let mut r = request("r", "", "h2e2");
+    r.ruleset = "fide".into();
+    let e = client.adjudicate(r).await.expect_err("unknown ruleset");
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(e.message().starts_with("ruleset: "), "{}", e.message());
+
+    let mut r = request("n", "", "h2e2");
+    r.notation = 42;
+    let e = client.adjudicate(r).await.expect_err("unknown notation");
+    assert_eq!(
+        (e.code(), field_of(&e)),
+        (Code::InvalidArgument, Some("notation".into()))
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn resource_exhausted_over_the_move_and_size_limits() {
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let e = client
+        .adjudicate(request("many", "", &"h2e2 ".repeat(1025)))
+        .await
+        .expect_err("too many moves");
+    assert_eq!(e.code(), Code::ResourceExhausted);
+    assert!(
+        e.message().starts_with("moves: 1025 moves"),
+        "{}",
+        e.message()
+    );
+
+    let e = client
+        .adjudicate(request("huge", &"x".repeat(2 << 20), "h2e2"))
+        .await
+        .expect_err("too large");
+    assert_eq!(e.code(), Code::ResourceExhausted, "{e:?}");
+
+    // The server still answers after both.
+    let ok = client
+        .adjudicate(request("after", BOTH_IDLE.0, BOTH_IDLE.1))
+        .await
+        .expect("still serving");
+    assert_eq!(ok.into_inner().verdict(), pb::Verdict::Draw);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn deadline_exceeded_when_the_servers_deadline_passes() {
+    let zero = Running::start(ServiceConfig {
+        deadline: Duration::ZERO,
+        ..ServiceConfig::default()
+    })
+    .await;
+    let mut client = zero.client().await;
+    let e = client
+        .adjudicate(request("late", RED_CHECKS.0, RED_CHECKS.1))
+        .await
+        .expect_err("server deadline zero");
+    assert_eq!(e.code(), Code::DeadlineExceeded);
+    zero.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_handler_honours_a_shorter_client_deadline() {
+    // A tonic client enforces its own deadline locally (and reports CANCELLED), so the header is
+    // handed to the handler directly to see what the server answers.
+    use qili::service::QiliService;
+    use qili::service::pb::qili_server::Qili;
+    let service = QiliService::new(ServiceConfig::default());
+    let mut r = Request::new(request("hurried", RED_CHECKS.0, RED_CHECKS.1));
+    r.metadata_mut()
+        .insert("grpc-timeout", "1n".parse().expect("ascii"));
+    let e = service
+        .adjudicate(r)
+        .await
+        .expect_err("client deadline 1 ns");
+    assert_eq!(e.code(), Code::DeadlineExceeded, "{e:?}");
+
+    let mut r = Request::new(request("patient", RED_CHECKS.0, RED_CHECKS.1));
+    r.metadata_mut()
+        .insert("grpc-timeout", "10S".parse().expect("ascii"));
+    let ruling = service.adjudicate(r).await.expect("client deadline 10 s");
+    assert_eq!(ruling.into_inner().verdict(), pb::Verdict::RedLoses);
+}
+
+#[tokio::test]
+async fn shutdown_reports_not_serving_and_ends_cleanly() {
+    let server = Running::start(ServiceConfig {
+        drain_timeout: Duration::from_secs(2),
+        ..ServiceConfig::default()
+    })
+    .await;
+    let mut client = server.client().await;
+    let ruling = client
+        .adjudicate(request("before", BOTH_IDLE.0, BOTH_IDLE.1))
+        .await
+        .expect("ruling before shutdown");
+    assert_eq!(ruling.into_inner().verdict(), pb::Verdict::Draw);
+    drop(client);
+    server.shutdown().await;
+}
