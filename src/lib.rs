@@ -8,6 +8,7 @@
 pub mod attacks;
 pub mod board;
 pub mod color;
+pub mod corpus;
 pub mod fen;
 pub mod movegen;
 pub mod moves;

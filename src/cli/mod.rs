@@ -4,7 +4,11 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod cases;
+mod judge;
 mod perft;
+mod render;
+mod serve;
 
 /// qili (棋例): rules repetition disputes in Xiangqi.
 #[derive(Parser)]
@@ -16,6 +20,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serves the gRPC API (qili.v1.Qili, health, reflection) until SIGINT or SIGTERM.
+    Serve(serve::ServeArgs),
+    /// Rules on one dispute: a start position and the moves, or a game record.
+    Judge(judge::JudgeArgs),
+    /// Runs ruling corpora (.jsonl cases) and prints each failure and `N passed, M failed`.
+    Cases(cases::CasesArgs),
     /// Counts the leaves of the legal move tree to DEPTH (the last line printed is the count).
     Perft(perft::PerftArgs),
 }
@@ -27,6 +37,9 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve(args) => serve::run(args),
+        Command::Judge(args) => judge::run(args),
+        Command::Cases(args) => cases::run(args),
         Command::Perft(args) => perft::run(args),
     };
     match result {
