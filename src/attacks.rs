@@ -8,7 +8,10 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::piece::{Piece, Role};
 use crate::square::Square;
-use crate::tables::{ADVISOR, DIRECTIONS, ELEPHANT, HORSE, HORSE_ATTACKERS, KING, PAWN};
+use crate::tables::{
+    ADVISOR, DIAG, DIRECTIONS, ELEPHANT, ELEPHANT_BY_EYE, HORSE, HORSE_ATTACKERS,
+    HORSE_ATTACKERS_ANY, HORSE_BY_DIAG, HORSE_BY_LEG, KING, ORTHO, PAWN, PAWN_ATTACKERS, RAYS,
+};
 use arrayvec::ArrayVec;
 
 /// A short list of squares, kept on the stack (at most 16 pieces of a side, 17 line points).
@@ -17,47 +20,175 @@ pub type SquareList = ArrayVec<Square, 24>;
 /// Whether `color`'s king on `king` is attacked (将) on `board`, flying general included.
 #[inline]
 pub fn king_attacked(board: &Board, king: Square, color: Color) -> bool {
-    let them = !color;
-    for (df, dr) in DIRECTIONS {
-        let mut sq = king;
-        let mut screens = 0;
-        while let Some(next) = sq.offset(df, dr) {
-            sq = next;
-            if let Some(p) = board.get(sq) {
-                if screens == 0 {
-                    if p.color == them {
-                        match p.role {
-                            Role::Rook | Role::King => return true,
-                            _ => {}
-                        }
-                    }
-                    screens = 1;
-                } else {
-                    if p.color == them && p.role == Role::Cannon {
-                        return true;
-                    }
-                    break;
+    Threats::of(board, !color).attack(board.occupied(), king.index())
+}
+
+/// The enemy pieces that can give check, as masks; cheap to copy and to thin out after a capture.
+#[derive(Copy, Clone)]
+pub(crate) struct Threats {
+    /// Rooks and the king (the flying general acts like a rook on the file).
+    pub lines: u128,
+    pub cannons: u128,
+    pub horses: u128,
+    pub pawns: u128,
+    pub color: Color,
+}
+
+impl Threats {
+    /// The pieces of `by` that can attack a king.
+    #[inline]
+    pub fn of(board: &Board, by: Color) -> Threats {
+        let own = board.color_mask(by);
+        Threats {
+            lines: own & (board.role_mask(Role::Rook) | board.role_mask(Role::King)),
+            cannons: own & board.role_mask(Role::Cannon),
+            horses: own & board.role_mask(Role::Horse),
+            pawns: own & board.role_mask(Role::Pawn),
+            color: by,
+        }
+    }
+
+    /// The same threats with the pieces on `gone` removed (captured).
+    #[inline]
+    pub fn without(self, gone: u128) -> Threats {
+        Threats {
+            lines: self.lines & !gone,
+            cannons: self.cannons & !gone,
+            horses: self.horses & !gone,
+            pawns: self.pawns & !gone,
+            color: self.color,
+        }
+    }
+
+    /// Whether these pieces attack point `sq` (0–89) with the board occupied as `occ`.
+    #[inline]
+    pub fn attack(&self, occ: u128, sq: usize) -> bool {
+        if self.pawns & PAWN_ATTACKERS[self.color.index()][sq] != 0 {
+            return true;
+        }
+        if self.horses & HORSE_ATTACKERS_ANY[sq] != 0 {
+            for j in 0..4 {
+                if self.horses & HORSE_BY_DIAG[sq][j] != 0 && occ & bit(DIAG[sq][j]) == 0 {
+                    return true;
                 }
             }
         }
+        let sliders = self.lines | self.cannons;
+        self.ray_attack::<0>(occ, sq, sliders)
+            || self.ray_attack::<1>(occ, sq, sliders)
+            || self.ray_attack::<2>(occ, sq, sliders)
+            || self.ray_attack::<3>(occ, sq, sliders)
     }
-    // Enemy pawns: straight ahead of the king (from the pawn's view, in front of it) or beside it.
-    let ahead = king.offset(0, color.forward());
-    for sq in [ahead, king.offset(1, 0), king.offset(-1, 0)]
-        .into_iter()
-        .flatten()
-    {
-        if board.get(sq) == Some(Piece::new(them, Role::Pawn)) && pawn_reaches(sq, king, them) {
+
+    #[inline(always)]
+    fn ray_attack<const D: usize>(&self, occ: u128, sq: usize, sliders: u128) -> bool {
+        let ray = RAYS[D][sq];
+        if ray & sliders == 0 {
+            return false;
+        }
+        // Some slider is on the ray, so there is a first blocker.
+        let b1 = first::<D>(ray & occ);
+        if self.lines & (1u128 << b1) != 0 {
             return true;
         }
+        let beyond = RAYS[D][b1] & occ;
+        beyond != 0 && self.cannons & (1u128 << first::<D>(beyond)) != 0
     }
-    let horse = Some(Piece::new(them, Role::Horse));
-    for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
-        if board.get(h) == horse && board.is_empty(leg) {
-            return true;
+}
+
+/// The mask of point `i`, empty for the off-board index `NONE`.
+#[inline(always)]
+pub(crate) const fn bit(i: u8) -> u128 {
+    1u128 << i
+}
+
+/// The nearest point of a non-empty `mask` of points on a ray in direction `D` (see `DIRECTIONS`):
+/// north and east go up in index, south and west down.
+#[inline(always)]
+pub(crate) fn first<const D: usize>(mask: u128) -> usize {
+    if D & 1 == 0 {
+        mask.trailing_zeros() as usize
+    } else {
+        127 - mask.leading_zeros() as usize
+    }
+}
+
+/// Rook attacks from `sq` along direction `D`: empty points and the first blocker.
+#[inline(always)]
+pub(crate) fn rook_ray<const D: usize>(occ: u128, sq: usize) -> u128 {
+    let ray = RAYS[D][sq];
+    let blockers = ray & occ;
+    if blockers == 0 {
+        ray
+    } else {
+        ray ^ RAYS[D][first::<D>(blockers)]
+    }
+}
+
+/// Cannon moves from `sq` along direction `D`: empty points before the screen and the first
+/// piece beyond the screen (whatever its colour).
+#[inline(always)]
+pub(crate) fn cannon_ray<const D: usize>(occ: u128, sq: usize) -> u128 {
+    let ray = RAYS[D][sq];
+    let blockers = ray & occ;
+    if blockers == 0 {
+        return ray;
+    }
+    let screen = first::<D>(blockers);
+    let beyond = RAYS[D][screen];
+    let quiet = ray ^ beyond ^ (1u128 << screen);
+    let behind = beyond & occ;
+    if behind == 0 {
+        quiet
+    } else {
+        quiet | 1u128 << first::<D>(behind)
+    }
+}
+
+/// Rook attacks from `sq` (empty points and first blockers, whatever their colour).
+#[inline]
+pub(crate) fn rook_attacks(occ: u128, sq: usize) -> u128 {
+    rook_ray::<0>(occ, sq)
+        | rook_ray::<1>(occ, sq)
+        | rook_ray::<2>(occ, sq)
+        | rook_ray::<3>(occ, sq)
+}
+
+/// Cannon moves from `sq` (quiet points and the points beyond a screen, whatever their colour).
+#[inline]
+pub(crate) fn cannon_attacks(occ: u128, sq: usize) -> u128 {
+    cannon_ray::<0>(occ, sq)
+        | cannon_ray::<1>(occ, sq)
+        | cannon_ray::<2>(occ, sq)
+        | cannon_ray::<3>(occ, sq)
+}
+
+/// Horse targets from `sq` whose legs are free.
+#[inline]
+pub(crate) fn horse_attacks(occ: u128, sq: usize) -> u128 {
+    let legs = &ORTHO[sq];
+    let to = &HORSE_BY_LEG[sq];
+    let mut out = 0;
+    for j in 0..4 {
+        if occ & bit(legs[j]) == 0 {
+            out |= to[j];
         }
     }
-    false
+    out
+}
+
+/// Elephant targets from `sq` whose eyes are free.
+#[inline]
+pub(crate) fn elephant_attacks(occ: u128, sq: usize) -> u128 {
+    let eyes = &DIAG[sq];
+    let to = &ELEPHANT_BY_EYE[sq];
+    let mut out = 0;
+    for j in 0..4 {
+        if occ & bit(eyes[j]) == 0 {
+            out |= to[j];
+        }
+    }
+    out
 }
 
 #[inline]

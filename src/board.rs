@@ -5,9 +5,14 @@ use crate::piece::{Piece, Role};
 use crate::square::Square;
 
 /// What stands on each of the 90 points. Plain data, cheap to copy.
+///
+/// Besides the mailbox it keeps occupancy masks (bit `rank * 9 + file`) per colour and per kind,
+/// so move generation and attack tests need no scan of the 90 points.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     squares: [Option<Piece>; 90],
+    by_color: [u128; 2],
+    by_role: [u128; 7],
 }
 
 impl Default for Board {
@@ -21,6 +26,8 @@ impl Board {
     pub const fn empty() -> Board {
         Board {
             squares: [None; 90],
+            by_color: [0; 2],
+            by_role: [0; 7],
         }
     }
 
@@ -33,7 +40,17 @@ impl Board {
     /// Puts `piece` (or nothing) on `sq`.
     #[inline]
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
-        self.squares[sq.index()] = piece;
+        let i = sq.index();
+        let bit = 1u128 << i;
+        if let Some(old) = self.squares[i] {
+            self.by_color[old.color.index()] &= !bit;
+            self.by_role[old.role.index()] &= !bit;
+        }
+        if let Some(p) = piece {
+            self.by_color[p.color.index()] |= bit;
+            self.by_role[p.role.index()] |= bit;
+        }
+        self.squares[i] = piece;
     }
 
     /// Whether `sq` is empty.
@@ -44,19 +61,22 @@ impl Board {
 
     /// All occupied squares with their pieces, a0 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        Square::all().filter_map(move |sq| self.get(sq).map(|p| (sq, p)))
+        self.pieces_in(self.occupied())
     }
 
     /// The squares holding `color`'s pieces.
     pub fn pieces_of(&self, color: Color) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.pieces().filter(move |(_, p)| p.color == color)
+        self.pieces_in(self.by_color[color.index()])
     }
 
-    /// Where `color`'s king stands, if anywhere.
+    fn pieces_in(&self, mask: u128) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Squares(mask).filter_map(move |sq| self.get(sq).map(|p| (sq, p)))
+    }
+
+    /// Where `color`'s king stands, if anywhere (the lowest point if there were several).
+    #[inline]
     pub fn king(&self, color: Color) -> Option<Square> {
-        self.pieces()
-            .find(|(_, p)| p.color == color && p.role == Role::King)
-            .map(|(sq, _)| sq)
+        Squares(self.pieces_mask(color, Role::King)).next()
     }
 
     /// The board with colours swapped and ranks flipped (red's pieces become black's, mirrored).
@@ -79,9 +99,86 @@ impl Board {
 
     /// Counts the pieces of `color` and `role`.
     pub fn count(&self, color: Color, role: Role) -> usize {
-        self.pieces()
-            .filter(|(_, p)| p.color == color && p.role == role)
-            .count()
+        self.pieces_mask(color, role).count_ones() as usize
+    }
+
+    /// Occupied points as a mask (bit `rank * 9 + file`).
+    #[inline]
+    pub fn occupied(&self) -> u128 {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Points holding `color`'s pieces, as a mask.
+    #[inline]
+    pub fn color_mask(&self, color: Color) -> u128 {
+        self.by_color[color.index()]
+    }
+
+    /// Points holding pieces of `role` of either colour, as a mask.
+    #[inline]
+    pub fn role_mask(&self, role: Role) -> u128 {
+        self.by_role[role.index()]
+    }
+
+    /// Points holding `color`'s pieces of `role`, as a mask.
+    #[inline]
+    pub fn pieces_mask(&self, color: Color, role: Role) -> u128 {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    /// Moves the piece on `from` to `to` (which must differ) and returns what stood on `to`.
+    #[inline]
+    pub(crate) fn move_piece(&mut self, from: Square, to: Square) -> Option<Piece> {
+        let captured = self.squares[to.index()];
+        let moving = self.squares[from.index()];
+        if let Some(c) = captured {
+            let bit = 1u128 << to.index();
+            self.by_color[c.color.index()] &= !bit;
+            self.by_role[c.role.index()] &= !bit;
+        }
+        if let Some(p) = moving {
+            let both = (1u128 << from.index()) | (1u128 << to.index());
+            self.by_color[p.color.index()] ^= both;
+            self.by_role[p.role.index()] ^= both;
+        }
+        self.squares[to.index()] = moving;
+        self.squares[from.index()] = None;
+        captured
+    }
+
+    /// Takes back `move_piece(from, to)` that returned `captured`.
+    #[inline]
+    pub(crate) fn unmove_piece(&mut self, from: Square, to: Square, captured: Option<Piece>) {
+        let moving = self.squares[to.index()];
+        if let Some(p) = moving {
+            let both = (1u128 << from.index()) | (1u128 << to.index());
+            self.by_color[p.color.index()] ^= both;
+            self.by_role[p.role.index()] ^= both;
+        }
+        if let Some(c) = captured {
+            let bit = 1u128 << to.index();
+            self.by_color[c.color.index()] |= bit;
+            self.by_role[c.role.index()] |= bit;
+        }
+        self.squares[from.index()] = moving;
+        self.squares[to.index()] = captured;
+    }
+}
+
+/// The squares of a mask, lowest first.
+#[derive(Copy, Clone)]
+pub(crate) struct Squares(pub u128);
+
+impl Iterator for Squares {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Square::from_index(i as usize)
     }
 }
 

@@ -1,143 +1,226 @@
 //! Move generation: pseudo-legal moves by the rules of movement, then the king-safety filter.
+//!
+//! Legal moves are found without playing most of them: one look around the king per position
+//! (`Safety`) finds the pieces whose departure could expose it (pinned by a rook, the other king,
+//! or a cannon, or standing on the leg of a horse aimed at it) and the empty points where a piece
+//! would become a cannon's screen. Only king moves, moves touching those points, and moves out of
+//! check are tried on the occupancy masks.
 
-use crate::attacks::king_attacked;
-use crate::board::Board;
+use crate::attacks::{
+    Threats, bit, cannon_attacks, elephant_attacks, first, horse_attacks, rook_attacks,
+};
+use crate::board::{Board, Squares};
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::piece::Role;
 use crate::square::Square;
-use crate::tables::{ADVISOR, DIRECTIONS, ELEPHANT, HORSE, KING, PAWN, Steps};
+use crate::tables::{
+    ADVISOR_MASK, DIAG, HORSE_BY_DIAG, KING_MASK, PAWN_ATTACKERS, PAWN_MASK, RAYS,
+};
 
 /// Appends every move of `us`'s pieces that obeys the rules of movement (horse leg, elephant eye and
 /// river, palace, cannon screen, pawns), ignoring whether it leaves the own king attacked.
 pub fn pseudo_legal(board: &Board, us: Color, out: &mut MoveList) {
-    for from in Square::all() {
-        let Some(piece) = board.get(from) else {
-            continue;
-        };
-        if piece.color != us {
-            continue;
+    let occ = board.occupied();
+    let own = board.color_mask(us);
+    for from in Squares(own) {
+        if let Some(p) = board.get(from) {
+            push_all(from, targets(occ, from.index(), p.role, us) & !own, out);
         }
-        piece_moves(board, from, piece.role, us, out);
     }
 }
 
 /// Appends the pseudo-legal moves of the piece of `role` and `us` on `from`.
 pub fn piece_moves(board: &Board, from: Square, role: Role, us: Color, out: &mut MoveList) {
+    let occ = board.occupied();
+    let own = board.color_mask(us);
+    push_all(from, targets(occ, from.index(), role, us) & !own, out);
+}
+
+/// Where a piece of `role` and `us` on `sq` could move or capture, own pieces included.
+#[inline]
+fn targets(occ: u128, sq: usize, role: Role, us: Color) -> u128 {
     match role {
-        Role::Rook => slide(board, from, us, false, out),
-        Role::Cannon => slide(board, from, us, true, out),
-        Role::Horse | Role::Elephant => {
-            let table = if role == Role::Horse {
-                &HORSE
-            } else {
-                &ELEPHANT
-            };
-            steps(board, from, us, &table[from.index()], true, out)
-        }
-        Role::Advisor => steps(board, from, us, &ADVISOR[from.index()], false, out),
-        Role::King => steps(board, from, us, &KING[from.index()], false, out),
-        Role::Pawn => steps(board, from, us, &PAWN[us.index()][from.index()], false, out),
+        Role::Rook => rook_attacks(occ, sq),
+        Role::Cannon => cannon_attacks(occ, sq),
+        Role::Horse => horse_attacks(occ, sq),
+        Role::Elephant => elephant_attacks(occ, sq),
+        Role::Advisor => ADVISOR_MASK[sq],
+        Role::King => KING_MASK[sq],
+        Role::Pawn => PAWN_MASK[us.index()][sq],
     }
 }
 
 #[inline]
-fn steps(
-    board: &Board,
-    from: Square,
-    us: Color,
-    table: &Steps,
-    blockable: bool,
-    out: &mut MoveList,
-) {
-    for (to, block) in table.iter() {
-        if blockable && !board.is_empty(block) {
-            continue;
-        }
-        if board.get(to).is_none_or(|p| p.color != us) {
-            out.push(Move::new(from, to));
-        }
+fn push_all(from: Square, to: u128, out: &mut MoveList) {
+    for to in Squares(to) {
+        // Cannot overflow: a side's pseudo-legal moves are fewer than MAX_MOVES.
+        let _ = out.try_push(Move::new(from, to));
     }
 }
 
-#[inline]
-fn slide(board: &Board, from: Square, us: Color, cannon: bool, out: &mut MoveList) {
-    for (df, dr) in DIRECTIONS {
-        let mut sq = from;
-        let mut screened = false;
-        while let Some(next) = sq.offset(df, dr) {
-            sq = next;
-            match board.get(sq) {
-                None => {
-                    if !screened {
-                        out.push(Move::new(from, sq));
+/// What one look around a king tells about which moves need a closer test.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Safety {
+    /// The king is attacked.
+    pub in_check: bool,
+    /// Points whose piece, if it leaves, may expose the king.
+    pub pinned: u128,
+    /// Empty points where a piece would become the screen of a cannon aimed at the king.
+    pub screens: u128,
+}
+
+impl Safety {
+    /// Looks around the king of `threats`' opponent on `king`.
+    #[inline]
+    pub fn of(occ: u128, king: usize, threats: &Threats) -> Safety {
+        let mut s = Safety {
+            in_check: false,
+            pinned: 0,
+            screens: 0,
+        };
+        let sliders = threats.lines | threats.cannons;
+        s.ray::<0>(occ, king, threats, sliders);
+        s.ray::<1>(occ, king, threats, sliders);
+        s.ray::<2>(occ, king, threats, sliders);
+        s.ray::<3>(occ, king, threats, sliders);
+        if threats.horses & crate::tables::HORSE_ATTACKERS_ANY[king] != 0 {
+            for j in 0..4 {
+                if threats.horses & HORSE_BY_DIAG[king][j] != 0 {
+                    let leg = bit(DIAG[king][j]);
+                    if occ & leg == 0 {
+                        s.in_check = true;
+                    } else {
+                        s.pinned |= leg;
                     }
-                }
-                Some(p) => {
-                    if !cannon {
-                        if p.color != us {
-                            out.push(Move::new(from, sq));
-                        }
-                        break;
-                    }
-                    if screened {
-                        if p.color != us {
-                            out.push(Move::new(from, sq));
-                        }
-                        break;
-                    }
-                    screened = true;
                 }
             }
         }
+        if threats.pawns & PAWN_ATTACKERS[threats.color.index()][king] != 0 {
+            s.in_check = true;
+        }
+        s
+    }
+
+    /// The first three pieces out from the king along `D` decide pins, screens and checks.
+    #[inline(always)]
+    fn ray<const D: usize>(&mut self, occ: u128, king: usize, t: &Threats, sliders: u128) {
+        let ray = RAYS[D][king];
+        if ray & sliders == 0 {
+            return;
+        }
+        let blockers = ray & occ;
+        let b1 = first::<D>(blockers);
+        let m1 = 1u128 << b1;
+        if t.lines & m1 != 0 {
+            self.in_check = true;
+            return;
+        }
+        let after1 = RAYS[D][b1];
+        if t.cannons & m1 != 0 {
+            // Any piece put between would be the screen.
+            self.screens |= ray ^ after1 ^ m1;
+        }
+        let rest = after1 & occ;
+        if rest == 0 {
+            return;
+        }
+        let b2 = first::<D>(rest);
+        let m2 = 1u128 << b2;
+        if t.cannons & m2 != 0 {
+            self.in_check = true;
+            return;
+        }
+        if t.lines & m2 != 0 {
+            self.pinned |= m1;
+            return;
+        }
+        let rest = RAYS[D][b2] & occ;
+        if rest != 0 && t.cannons & (1u128 << first::<D>(rest)) != 0 {
+            // Either screen leaving would leave exactly one.
+            self.pinned |= m1 | m2;
+        }
     }
 }
 
-/// Whether a move could change the attacks on the king at `king`: it moves the king, or touches
-/// the king's file or rank (lines, screens, pawns), or a point diagonally next to it (horse legs).
+/// Whether the king on `king` is safe after moving `from` to `to` with the board occupied as `occ`.
 #[inline]
-fn may_expose(king: Square, m: Move) -> bool {
-    let touches = |sq: Square| {
-        sq.file() == king.file()
-            || sq.rank() == king.rank()
-            || (sq.file().abs_diff(king.file()) == 1 && sq.rank().abs_diff(king.rank()) == 1)
-    };
-    m.from == king || touches(m.from) || touches(m.to)
+fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats) -> bool {
+    let to_bit = 1u128 << to;
+    let occ = (occ & !(1u128 << from)) | to_bit;
+    let k = if from == king { to } else { king };
+    !threats.without(to_bit).attack(occ, k)
+}
+
+/// Visits the legal moves of `us` with the king on `king`, as (from, targets) groups that are all
+/// legal, so counting needs no list.
+#[inline(always)]
+fn legal_groups(board: &Board, us: Color, king: Square, mut visit: impl FnMut(Square, u128)) {
+    let occ = board.occupied();
+    let own = board.color_mask(us);
+    let threats = Threats::of(board, !us);
+    let k = king.index();
+    let safety = Safety::of(occ, k, &threats);
+    for from in Squares(own) {
+        let Some(p) = board.get(from) else { continue };
+        let f = from.index();
+        let all = targets(occ, f, p.role, us) & !own;
+        if all == 0 {
+            continue;
+        }
+        let risky = if safety.in_check || f == k || safety.pinned & (1u128 << f) != 0 {
+            all
+        } else {
+            all & safety.screens
+        };
+        let mut ok = all & !risky;
+        for to in Squares(risky) {
+            if safe_after(occ, k, f, to.index(), &threats) {
+                ok |= 1u128 << to.index();
+            }
+        }
+        if ok != 0 {
+            visit(from, ok);
+        }
+    }
+}
+
+/// Appends the legal moves of `us`, whose king is on `king`.
+pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
+    legal_groups(board, us, king, |from, to| push_all(from, to, out));
 }
 
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
 #[inline]
 pub fn keeps_king_safe(board: &mut Board, us: Color, king: Square, m: Move) -> bool {
-    let moving = board.get(m.from);
-    let captured = board.get(m.to);
-    board.set(m.to, moving);
-    board.set(m.from, None);
-    let k = if m.from == king { m.to } else { king };
-    let safe = !king_attacked(board, k, us);
-    board.set(m.from, moving);
-    board.set(m.to, captured);
-    safe
+    let threats = Threats::of(board, !us);
+    safe_after(
+        board.occupied(),
+        king.index(),
+        m.from.index(),
+        m.to.index(),
+        &threats,
+    )
 }
 
 /// Keeps only the moves of `moves` that leave `us`'s king (on `king`) safe.
 pub fn retain_legal(board: &Board, us: Color, king: Square, moves: &mut MoveList) {
-    let mut scratch = *board;
-    let in_check = king_attacked(board, king, us);
+    let occ = board.occupied();
+    let threats = Threats::of(board, !us);
+    let k = king.index();
+    let safety = Safety::of(occ, k, &threats);
     moves.retain(|m| {
-        (!in_check && !may_expose(king, *m)) || keeps_king_safe(&mut scratch, us, king, *m)
+        let (f, t) = (m.from.index(), m.to.index());
+        let risky = safety.in_check
+            || f == k
+            || (safety.pinned | safety.screens) & ((1u128 << f) | (1u128 << t)) != 0;
+        !risky || safe_after(occ, k, f, t, &threats)
     });
 }
 
 /// Counts the legal moves without storing them (perft's last ply).
 pub fn count_legal(board: &Board, us: Color, king: Square) -> usize {
-    let mut moves = MoveList::new();
-    pseudo_legal(board, us, &mut moves);
-    let mut scratch = *board;
-    let in_check = king_attacked(board, king, us);
-    moves
-        .iter()
-        .filter(|m| {
-            (!in_check && !may_expose(king, **m)) || keeps_king_safe(&mut scratch, us, king, **m)
-        })
-        .count()
+    let mut n = 0;
+    legal_groups(board, us, king, |_, to| n += to.count_ones() as usize);
+    n
 }

@@ -175,8 +175,7 @@ impl Position {
     /// All legal moves of the side to move.
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
-        movegen::pseudo_legal(&self.board, self.turn, &mut moves);
-        movegen::retain_legal(&self.board, self.turn, self.king(self.turn), &mut moves);
+        movegen::legal(&self.board, self.turn, self.king(self.turn), &mut moves);
         moves
     }
 
@@ -249,7 +248,7 @@ impl Position {
             .board
             .get(m.from)
             .expect("a piece on the move's origin");
-        let captured = self.board.get(m.to);
+        let captured = self.board.move_piece(m.from, m.to);
         let undo = Undo {
             captured,
             halfmoves: self.halfmoves,
@@ -262,8 +261,6 @@ impl Position {
         }
         self.hash ^= zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
         self.hash ^= zobrist::BLACK_TO_MOVE;
-        self.board.set(m.to, Some(piece));
-        self.board.set(m.from, None);
         if piece.role == Role::King {
             self.kings[piece.color.index()] = m.to;
         }
@@ -285,8 +282,7 @@ impl Position {
             .board
             .get(m.to)
             .expect("the moved piece on the move's destination");
-        self.board.set(m.from, Some(piece));
-        self.board.set(m.to, undo.captured);
+        self.board.unmove_piece(m.from, m.to, undo.captured);
         if piece.role == Role::King {
             self.kings[piece.color.index()] = m.from;
         }

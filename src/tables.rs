@@ -59,7 +59,9 @@ const HORSE_DELTAS: [(i32, i32); 8] = [
 ];
 
 /// Horse moves from each square: target and leg (马腿).
-pub(crate) static HORSE: [Steps; 90] = {
+pub(crate) static HORSE: [Steps; 90] = HORSE_T;
+
+const HORSE_T: [Steps; 90] = {
     let mut t = [Steps::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
@@ -84,7 +86,9 @@ pub(crate) static HORSE: [Steps; 90] = {
 };
 
 /// For each square, the squares a horse could attack it from, with that horse's leg.
-pub(crate) static HORSE_ATTACKERS: [Steps; 90] = {
+pub(crate) static HORSE_ATTACKERS: [Steps; 90] = HORSE_ATTACKERS_T;
+
+const HORSE_ATTACKERS_T: [Steps; 90] = {
     let mut t = [Steps::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
@@ -110,7 +114,9 @@ pub(crate) static HORSE_ATTACKERS: [Steps; 90] = {
 };
 
 /// Elephant moves (相/象): two points diagonally, eye (象眼) empty, never across the river.
-pub(crate) static ELEPHANT: [Steps; 90] = {
+pub(crate) static ELEPHANT: [Steps; 90] = ELEPHANT_T;
+
+const ELEPHANT_T: [Steps; 90] = {
     let mut t = [Steps::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
@@ -131,7 +137,9 @@ pub(crate) static ELEPHANT: [Steps; 90] = {
 };
 
 /// Advisor moves (仕/士): one point diagonally inside the palace.
-pub(crate) static ADVISOR: [Steps; 90] = {
+pub(crate) static ADVISOR: [Steps; 90] = ADVISOR_T;
+
+const ADVISOR_T: [Steps; 90] = {
     let mut t = [Steps::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
@@ -152,7 +160,9 @@ pub(crate) static ADVISOR: [Steps; 90] = {
 };
 
 /// King moves (帅/将): one point orthogonally inside the palace.
-pub(crate) static KING: [Steps; 90] = {
+pub(crate) static KING: [Steps; 90] = KING_T;
+
+const KING_T: [Steps; 90] = {
     let mut t = [Steps::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
@@ -173,7 +183,9 @@ pub(crate) static KING: [Steps; 90] = {
 };
 
 /// Pawn moves per colour: forward, and sideways once across the river.
-pub(crate) static PAWN: [[Steps; 90]; 2] = {
+pub(crate) static PAWN: [[Steps; 90]; 2] = PAWN_T;
+
+const PAWN_T: [[Steps; 90]; 2] = {
     let mut t = [[Steps::EMPTY; 90]; 2];
     let mut c = 0;
     while c < 2 {
@@ -202,6 +214,134 @@ pub(crate) static PAWN: [[Steps; 90]; 2] = {
 
 /// The four line directions as (file, rank) steps.
 pub(crate) const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+
+/// Index standing for "off the board" in the neighbour tables; bit 127 of a mask is never set.
+pub(crate) const NONE: u8 = 127;
+
+/// Orthogonal neighbours in `DIRECTIONS` order (north, south, east, west): the horse's legs.
+pub(crate) static ORTHO: [[u8; 4]; 90] = ORTHO_T;
+
+const ORTHO_T: [[u8; 4]; 90] = neighbours(DIRECTIONS);
+
+/// Diagonal neighbours (NE, NW, SE, SW): elephant eyes and the legs of horses attacking a point.
+pub(crate) static DIAG: [[u8; 4]; 90] = DIAG_T;
+
+const DIAG_T: [[u8; 4]; 90] = neighbours([(1, 1), (-1, 1), (1, -1), (-1, -1)]);
+
+const fn neighbours(deltas: [(i32, i32); 4]) -> [[u8; 4]; 90] {
+    let mut t = [[NONE; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+        let mut i = 0;
+        while i < 4 {
+            let (df, dr) = deltas[i];
+            if on_board(f + df, r + dr) {
+                t[s][i] = idx(f + df, r + dr);
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// The points strictly beyond each point in each of the four `DIRECTIONS`.
+pub(crate) static RAYS: [[u128; 90]; 4] = {
+    let mut t = [[0u128; 90]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = DIRECTIONS[d];
+        let mut s = 0;
+        while s < 90 {
+            let (mut f, mut r) = ((s % 9) as i32 + df, (s / 9) as i32 + dr);
+            while on_board(f, r) {
+                t[d][s] |= 1u128 << idx(f, r);
+                f += df;
+                r += dr;
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// Groups a step table's targets by which neighbour (per `near`) is their block point.
+const fn by_block(steps: &[Steps; 90], near: &[[u8; 4]; 90]) -> [[u128; 4]; 90] {
+    let mut t = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < steps[s].len as usize {
+            let mut j = 0;
+            while j < 4 {
+                if near[s][j] == steps[s].block[i] {
+                    t[s][j] |= 1u128 << steps[s].to[i];
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+const fn targets_mask(steps: &[Steps; 90]) -> [u128; 90] {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < steps[s].len as usize {
+            t[s] |= 1u128 << steps[s].to[i];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// Horse targets from each point, by leg (index into `ORTHO`).
+pub(crate) static HORSE_BY_LEG: [[u128; 4]; 90] = by_block(&HORSE_T, &ORTHO_T);
+
+/// Points a horse attacks each point from, by leg (index into `DIAG`).
+pub(crate) static HORSE_BY_DIAG: [[u128; 4]; 90] = by_block(&HORSE_ATTACKERS_T, &DIAG_T);
+
+/// Every point a horse could attack each point from, leg or not.
+pub(crate) static HORSE_ATTACKERS_ANY: [u128; 90] = targets_mask(&HORSE_ATTACKERS_T);
+
+/// Elephant targets from each point, by eye (index into `DIAG`).
+pub(crate) static ELEPHANT_BY_EYE: [[u128; 4]; 90] = by_block(&ELEPHANT_T, &DIAG_T);
+
+/// Advisor targets as masks.
+pub(crate) static ADVISOR_MASK: [u128; 90] = targets_mask(&ADVISOR_T);
+
+/// King targets (palace steps) as masks.
+pub(crate) static KING_MASK: [u128; 90] = targets_mask(&KING_T);
+
+/// Pawn targets per colour as masks.
+pub(crate) static PAWN_MASK: [[u128; 90]; 2] = [targets_mask(&PAWN_T[0]), targets_mask(&PAWN_T[1])];
+
+/// Points from which a pawn of each colour attacks each point.
+pub(crate) static PAWN_ATTACKERS: [[u128; 90]; 2] = {
+    let mut t = [[0u128; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut p = 0;
+        while p < 90 {
+            let st = &PAWN_T[c][p];
+            let mut i = 0;
+            while i < st.len as usize {
+                t[c][st.to[i] as usize] |= 1u128 << p;
+                i += 1;
+            }
+            p += 1;
+        }
+        c += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -240,5 +380,27 @@ mod tests {
         assert_eq!(ADVISOR[3].len, 1);
         assert_eq!(ELEPHANT[2].len, 2); // c0: a2, e2
         assert_eq!(ELEPHANT[6 + 4 * 9].len, 2); // g4 stays on its side: e2, i2
+    }
+
+    #[test]
+    fn masks_match_step_tables() {
+        for s in 0..90 {
+            let legs: u128 = HORSE_BY_LEG[s].iter().fold(0, |a, b| a | b);
+            let steps: u128 = HORSE[s].iter().fold(0, |a, (t, _)| a | 1u128 << t.index());
+            assert_eq!(legs, steps, "horse from {s}");
+            let eyes: u128 = ELEPHANT_BY_EYE[s].iter().fold(0, |a, b| a | b);
+            let steps: u128 = ELEPHANT[s]
+                .iter()
+                .fold(0, |a, (t, _)| a | 1u128 << t.index());
+            assert_eq!(eyes, steps, "elephant from {s}");
+            let by_diag: u128 = HORSE_BY_DIAG[s].iter().fold(0, |a, b| a | b);
+            assert_eq!(by_diag, HORSE_ATTACKERS_ANY[s]);
+        }
+        // e4 is reached by a red pawn from e3 only; a crossed red pawn on e5 is attacked from
+        // d5, f5 and e4.
+        assert_eq!(PAWN_ATTACKERS[0][4 + 4 * 9], 1u128 << (4 + 3 * 9));
+        assert_eq!(PAWN_ATTACKERS[0][4 + 5 * 9].count_ones(), 3);
+        assert_eq!(RAYS[0][0].count_ones(), 9);
+        assert_eq!(RAYS[2][0].count_ones(), 8);
     }
 }
