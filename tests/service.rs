@@ -519,17 +519,98 @@ async fn the_handler_honours_a_shorter_client_deadline() {
 
 #[tokio::test]
 async fn shutdown_reports_not_serving_and_ends_cleanly() {
-    let server = Running::start(ServiceConfig {
-        drain_timeout: Duration::from_secs(2),
-        ..ServiceConfig::default()
-    })
-    .await;
+    use futures::StreamExt;
+    use tonic_health::pb::health_check_response::ServingStatus;
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+    let server = Running::start(ServiceConfig::default()).await;
     let mut client = server.client().await;
     let ruling = client
         .adjudicate(request("before", BOTH_IDLE.0, BOTH_IDLE.1))
         .await
         .expect("ruling before shutdown");
     assert_eq!(ruling.into_inner().verdict(), pb::Verdict::Draw);
+
+    let mut health = HealthClient::new(server.channel().await);
+    let mut watch = health
+        .watch(HealthCheckRequest {
+            service: "qili.v1.Qili".into(),
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    let status = |m: Option<Result<tonic_health::pb::HealthCheckResponse, tonic::Status>>| {
+        m.expect("a status").expect("ok").status
+    };
+    assert_eq!(status(watch.next().await), ServingStatus::Serving as i32);
+
+    let Running { stop, task, .. } = server;
+    let _ = stop.expect("stop").send(());
+    assert_eq!(status(watch.next().await), ServingStatus::NotServing as i32);
+    drop(watch);
     drop(client);
+    let result = tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("server stops")
+        .expect("server task");
+    assert!(result.is_ok(), "{result:?}");
+}
+
+#[tokio::test]
+async fn an_open_stream_is_served_while_draining_and_cut_after_the_drain_timeout() {
+    use futures::StreamExt;
+    let mut server = Running::start(ServiceConfig {
+        drain_timeout: Duration::from_millis(500),
+        ..ServiceConfig::default()
+    })
+    .await;
+    let mut client = server.client().await;
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    let mut answers = client
+        .adjudicate_stream(tokio_stream::wrappers::ReceiverStream::new(rx))
+        .await
+        .expect("stream")
+        .into_inner();
+    tx.send(request("first", BOTH_IDLE.0, BOTH_IDLE.1))
+        .await
+        .expect("send");
+    let first = answers.next().await.expect("answer").expect("ok");
+    assert_eq!(first.request_id, "first");
+
+    // Shutdown begins; the call in flight is still answered.
+    let _ = server.stop.take().expect("stop").send(());
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    tx.send(request("during-drain", RED_CHECKS.0, RED_CHECKS.1))
+        .await
+        .expect("send");
+    let second = answers.next().await.expect("answer").expect("ok");
+    assert_eq!(second.request_id, "during-drain");
+
+    // The stream stays open past the drain timeout: the server closes it and stops.
+    let result = tokio::time::timeout(Duration::from_secs(5), &mut server.task)
+        .await
+        .expect("server stops after the drain timeout")
+        .expect("server task");
+    assert!(result.is_ok(), "{result:?}");
+    drop(tx);
+}
+
+#[tokio::test]
+async fn an_oversized_message_ends_a_stream_with_resource_exhausted() {
+    use futures::StreamExt;
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let requests = vec![
+        request("ok", BOTH_IDLE.0, BOTH_IDLE.1),
+        request("huge", &"x".repeat(2 << 20), "h2e2"),
+    ];
+    let mut answers = client
+        .adjudicate_stream(futures::stream::iter(requests))
+        .await
+        .expect("stream")
+        .into_inner();
+    let first = answers.next().await.expect("answer").expect("ok");
+    assert_eq!(first.request_id, "ok");
+    let end = answers.next().await.expect("an end").expect_err("an error");
+    assert_eq!(end.code(), Code::ResourceExhausted, "{end:?}");
     server.shutdown().await;
 }
