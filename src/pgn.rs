@@ -1,1 +1,593 @@
-//! Game records (PGN as written by XQStudio / xqbase): being written.
+//! Game records: PGN as written by XQStudio, xqbase and 象棋巫师.
+//!
+//! * Encoding: valid UTF-8 (with or without BOM), else GB18030 (a superset of GBK/GB2312, the
+//!   encoding of most Chinese downloads). CRLF or LF line ends.
+//! * Tags `[Name "value"]`, names matched case-insensitively: `[FEN]` gives a set-up start,
+//!   `[Format "ICCS"|"WXF"]` the move notation (no Format tag: Chinese). Each move is still read
+//!   with auto-detection if it does not fit the declared notation.
+//! * Move text: move numbers (`1.`, `1...`, and black's number repeated on a line of its own,
+//!   `3.          马８进７`), comments `{…}` and `; …`, variations `(…)` (nested) skipped, `$n`
+//!   annotations skipped. The result token (`1-0`, `0-1`, `1/2-1/2`, `*`) ends the game and
+//!   anything after it up to the next tag line (advertisements, in some downloads) is ignored.
+//!
+//! ```
+//! use qili::pgn::{read_game, write_game};
+//! use qili::Notation;
+//!
+//! let game = read_game("[Event \"demo\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 1-0".as_bytes())
+//!     .unwrap();
+//! assert_eq!(game.moves.len(), 4);
+//! assert_eq!(game.result.as_deref(), Some("1-0"));
+//! let wxf = write_game(&game, Notation::Wxf);
+//! assert!(wxf.contains("1. C2.5 H8+7"));
+//! assert_eq!(read_game(wxf.as_bytes()).unwrap().moves, game.moves);
+//! ```
+
+use crate::color::Color;
+use crate::fen::FenError;
+use crate::moves::Move;
+use crate::notation::{Notation, NotationError, NotationErrorKind, parse_move, write_move};
+use crate::position::Position;
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// One game: its tags, start, moves (with their original texts) and result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    /// Tag pairs in file order, names as written.
+    pub tags: Vec<(String, String)>,
+    /// The start position: `[FEN]` if given, else the standard opening.
+    pub start: Position,
+    /// The moves, all legal in turn.
+    pub moves: Vec<Move>,
+    /// The move texts as written in the record, one per move.
+    pub texts: Vec<String>,
+    /// The result token that ended the move text, else the `[Result]` tag if it is not empty.
+    pub result: Option<String>,
+}
+
+impl Game {
+    /// The value of the first tag called `name` (case-insensitive).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The start and the position after each move (`moves.len() + 1` of them), stopping early at
+    /// a move that is not legal (possible only if `moves` was changed after reading).
+    pub fn positions(&self) -> Vec<Position> {
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        let mut pos = self.start;
+        out.push(pos);
+        for &m in &self.moves {
+            match pos.play(m) {
+                Ok(next) => pos = next,
+                Err(_) => break,
+            }
+            out.push(pos);
+        }
+        out
+    }
+}
+
+/// Why a record could not be read: which game (0-based) and line (1-based), and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("game {}, line {line}: {kind}", .game + 1)]
+pub struct PgnError {
+    /// The game's index in the file, from 0.
+    pub game: usize,
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: PgnErrorKind,
+}
+
+/// The ways a record can be wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PgnErrorKind {
+    /// Nothing that looks like a game.
+    #[error("no game found")]
+    NoGame,
+    /// A tag pair that is not `[Name "value"]`.
+    #[error("bad tag: {0}")]
+    BadTag(String),
+    /// The `[FEN]` tag is not a valid position.
+    #[error("[FEN {fen:?}] is not a valid position: {source}")]
+    BadFen {
+        /// The tag's value.
+        fen: String,
+        /// Why it was rejected.
+        source: FenError,
+    },
+    /// A `{` comment that is never closed.
+    #[error("a comment opened with '{{' here is never closed")]
+    UnclosedComment,
+    /// A `(` variation that is never closed.
+    #[error("a variation opened with '(' here is never closed")]
+    UnclosedVariation,
+    /// A `)` with no variation open.
+    #[error("')' closes no variation")]
+    StrayParen,
+    /// A move that cannot be read or is not legal.
+    #[error("move {move_number} ({side}, ply {ply} counting from 0) {text:?}: {}", .source.kind)]
+    Move {
+        /// Index of the move in the game, from 0.
+        ply: usize,
+        /// The move number as counted in the record (from the start position's full-move number).
+        move_number: u32,
+        /// The side whose move it is.
+        side: Color,
+        /// The move text.
+        text: String,
+        /// Why it was rejected.
+        source: NotationError,
+    },
+}
+
+impl PgnError {
+    /// The ply (0-based index of the move) the error is about, if it is about a move.
+    pub fn ply(&self) -> Option<usize> {
+        match self.kind {
+            PgnErrorKind::Move { ply, .. } => Some(ply),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the first game of a record (UTF-8 or GBK/GB18030); anything after it is ignored.
+pub fn read_game(bytes: &[u8]) -> Result<Game, PgnError> {
+    let text = decode(bytes);
+    let mut lexer = Lexer::new(&text);
+    read_next(&mut lexer, 0)?.ok_or(PgnError {
+        game: 0,
+        line: 1,
+        kind: PgnErrorKind::NoGame,
+    })
+}
+
+/// Reads every game of a record; fails on the first game that cannot be read.
+pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, PgnError> {
+    let text = decode(bytes);
+    let mut lexer = Lexer::new(&text);
+    let mut games = Vec::new();
+    while let Some(game) = read_next(&mut lexer, games.len())? {
+        games.push(game);
+        lexer.skip_to_tag_line();
+    }
+    if games.is_empty() {
+        return Err(PgnError {
+            game: 0,
+            line: 1,
+            kind: PgnErrorKind::NoGame,
+        });
+    }
+    Ok(games)
+}
+
+/// UTF-8 (BOM dropped) if valid, else GB18030.
+fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => encoding_rs::GB18030.decode_without_bom_handling(bytes).0,
+    }
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    at: usize,
+    line: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a str) -> Lexer<'a> {
+        Lexer {
+            text,
+            at: 0,
+            line: 1,
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += c.len_utf8();
+        if c == '\n' {
+            self.line += 1;
+        }
+        Some(c)
+    }
+
+    fn skip_whitespace(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.bump();
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while let Some(c) = self.bump() {
+            if c == '\n' {
+                break;
+            }
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        let before = &self.text[..self.at];
+        before
+            .rsplit('\n')
+            .next()
+            .is_none_or(|s| s.trim().is_empty())
+    }
+
+    /// Skips what follows a result: the rest of its line, then lines up to the next tag line.
+    fn skip_to_tag_line(&mut self) {
+        if !self.at_line_start() {
+            self.skip_line();
+        }
+        loop {
+            let rest = &self.text[self.at..];
+            let line = rest.split('\n').next().unwrap_or("");
+            if rest.is_empty() || line.trim_start().starts_with('[') {
+                return;
+            }
+            self.skip_line();
+        }
+    }
+
+    /// Skips a `{…}` comment; the `{` is next.
+    fn skip_comment(&mut self) -> Result<(), (usize, PgnErrorKind)> {
+        let line = self.line;
+        self.bump();
+        loop {
+            match self.bump() {
+                Some('}') => return Ok(()),
+                Some(_) => {}
+                None => return Err((line, PgnErrorKind::UnclosedComment)),
+            }
+        }
+    }
+
+    /// Skips a `(…)` variation with those nested in it; the `(` is next.
+    fn skip_variation(&mut self) -> Result<(), (usize, PgnErrorKind)> {
+        let line = self.line;
+        self.bump();
+        let mut depth = 1;
+        while depth > 0 {
+            match self.peek() {
+                None => return Err((line, PgnErrorKind::UnclosedVariation)),
+                Some('{') => self.skip_comment()?,
+                Some(';') => self.skip_line(),
+                Some(c) => {
+                    self.bump();
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `[Name "value"]`; the `[` is next.
+    fn tag(&mut self) -> Result<(String, String), (usize, PgnErrorKind)> {
+        let line = self.line;
+        self.bump();
+        let rest = &self.text[self.at..];
+        let end_of_line = rest.find('\n').unwrap_or(rest.len());
+        let content = &rest[..end_of_line];
+        let bad = |why: &str| (line, PgnErrorKind::BadTag(why.to_string()));
+        let name_len = content
+            .find(|c: char| c.is_whitespace() || c == '"' || c == ']')
+            .unwrap_or(content.len());
+        let name = content[..name_len].to_string();
+        if name.is_empty() {
+            return Err(bad("a tag needs a name, as in [Event \"…\"]"));
+        }
+        let after = content[name_len..].trim_start();
+        let skipped = content.len() - after.len();
+        let (value, used) = if let Some(quoted) = after.strip_prefix('"') {
+            let mut value = String::new();
+            let mut chars = quoted.char_indices();
+            let mut close = None;
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => {
+                        if let Some((_, e)) = chars.next() {
+                            value.push(e);
+                        }
+                    }
+                    '"' => {
+                        close = Some(i);
+                        break;
+                    }
+                    _ => value.push(c),
+                }
+            }
+            let Some(close) = close else {
+                return Err(bad(&format!("the value of [{name}] has no closing '\"'")));
+            };
+            let tail = &quoted[close + 1..];
+            let Some(bracket) = tail.find(']') else {
+                return Err(bad(&format!("[{name}] is not closed with ']'")));
+            };
+            (value, skipped + 1 + close + 1 + bracket + 1)
+        } else {
+            // Lenient: an unquoted value runs to the ']'.
+            let Some(bracket) = after.find(']') else {
+                return Err(bad(&format!("[{name}] is not closed with ']'")));
+            };
+            (after[..bracket].trim().to_string(), skipped + bracket + 1)
+        };
+        self.at += used;
+        Ok((name, value))
+    }
+
+    /// The next move-text token: up to white space or a delimiter.
+    fn token(&mut self) -> &'a str {
+        let start = self.at;
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() || "{}()[];".contains(c) {
+                break;
+            }
+            self.bump();
+        }
+        &self.text[start..self.at]
+    }
+}
+
+const RESULTS: [&str; 5] = ["1-0", "0-1", "1/2-1/2", "½-½", "*"];
+
+/// What a token is, once move numbers are split off.
+enum Token<'a> {
+    Result(&'a str),
+    Skip,
+    Move(&'a str),
+}
+
+fn classify(token: &str) -> Token<'_> {
+    if RESULTS.contains(&token) {
+        return Token::Result(token);
+    }
+    // `$1` glyphs, `...` and stand-alone `!`, `?!` annotations.
+    if token.starts_with('$') || token.chars().all(|c| ".…!?！？".contains(c)) {
+        return Token::Skip;
+    }
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == token.len() {
+        return Token::Skip;
+    }
+    if digits > 0 {
+        let rest = token[digits..].trim_start_matches(['.', '…']);
+        if rest.len() < token.len() - digits {
+            // `12.` or `12...炮二平五`; but `33.4` is a WXF soldier move, not move 33 then "4".
+            return match rest.chars().count() {
+                0 => Token::Skip,
+                1 => Token::Move(token),
+                _ => match classify(rest) {
+                    Token::Move(m) => Token::Move(m),
+                    other => other,
+                },
+            };
+        }
+    }
+    Token::Move(token)
+}
+
+fn declared_notation(tags: &[(String, String)]) -> Option<Notation> {
+    let format = tags
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("Format"))
+        .map(|(_, v)| v.trim());
+    match format {
+        None => Some(Notation::Chinese),
+        Some(f) if f.eq_ignore_ascii_case("ICCS") => Some(Notation::Iccs),
+        Some(f) if f.eq_ignore_ascii_case("WXF") => Some(Notation::Wxf),
+        Some(f) if f.eq_ignore_ascii_case("Chinese") || f == "中文" => Some(Notation::Chinese),
+        Some(_) => None,
+    }
+}
+
+/// Reads a move in the declared notation, falling back to auto-detection for texts that are not
+/// even well formed in it.
+fn read_move(
+    pos: &Position,
+    text: &str,
+    declared: Option<Notation>,
+) -> Result<Move, NotationError> {
+    let Some(n) = declared else {
+        return parse_move(pos, text, None);
+    };
+    match parse_move(pos, text, Some(n)) {
+        Err(e) if matches!(e.kind, NotationErrorKind::Syntax(_)) => {
+            match parse_move(pos, text, None) {
+                Ok(m) => Ok(m),
+                Err(auto) if auto.notation != Some(n) => Err(auto),
+                Err(_) => Err(e),
+            }
+        }
+        other => other,
+    }
+}
+
+fn read_next(lexer: &mut Lexer, index: usize) -> Result<Option<Game>, PgnError> {
+    let error = |line: usize, kind| PgnError {
+        game: index,
+        line,
+        kind,
+    };
+    let lift = |(line, kind)| PgnError {
+        game: index,
+        line,
+        kind,
+    };
+    let mut tags = Vec::new();
+    loop {
+        lexer.skip_whitespace();
+        match lexer.peek() {
+            Some('[') => tags.push(lexer.tag().map_err(lift)?),
+            Some('{') => lexer.skip_comment().map_err(lift)?,
+            Some(';') => lexer.skip_line(),
+            Some('%') if lexer.at_line_start() => lexer.skip_line(),
+            _ => break,
+        }
+    }
+    if lexer.peek().is_none() && tags.is_empty() {
+        return Ok(None);
+    }
+    let fen_tag = tags
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
+        .map(|(_, v)| v.clone());
+    let start = match fen_tag {
+        Some(fen) if !fen.trim().is_empty() => Position::from_fen(&fen)
+            .map_err(|source| error(1, PgnErrorKind::BadFen { fen, source }))?,
+        _ => Position::start(),
+    };
+    let declared = declared_notation(&tags);
+    let mut game = Game {
+        tags,
+        start,
+        moves: Vec::new(),
+        texts: Vec::new(),
+        result: None,
+    };
+    let mut pos = start;
+    loop {
+        lexer.skip_whitespace();
+        let Some(c) = lexer.peek() else { break };
+        match c {
+            '[' => break,
+            '{' => lexer.skip_comment().map_err(lift)?,
+            ';' => lexer.skip_line(),
+            '(' => lexer.skip_variation().map_err(lift)?,
+            ')' => return Err(error(lexer.line, PgnErrorKind::StrayParen)),
+            '%' if lexer.at_line_start() => lexer.skip_line(),
+            ']' | '}' => {
+                lexer.bump();
+            }
+            _ => {
+                let line = lexer.line;
+                match classify(lexer.token()) {
+                    Token::Skip => {}
+                    Token::Result(r) => {
+                        game.result = Some(r.to_string());
+                        break;
+                    }
+                    Token::Move(text) => {
+                        let ply = game.moves.len();
+                        let m = read_move(&pos, text, declared).map_err(|source| {
+                            error(
+                                line,
+                                PgnErrorKind::Move {
+                                    ply,
+                                    move_number: move_number(&start, ply),
+                                    side: pos.turn(),
+                                    text: text.to_string(),
+                                    source,
+                                },
+                            )
+                        })?;
+                        pos.play_unchecked(m);
+                        game.moves.push(m);
+                        game.texts.push(text.to_string());
+                    }
+                }
+            }
+        }
+    }
+    if game.result.is_none() {
+        game.result = game
+            .tag("Result")
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_string);
+    }
+    Ok(Some(game))
+}
+
+/// The record's move number of ply `ply` from `start`.
+fn move_number(start: &Position, ply: usize) -> u32 {
+    let black_first = usize::from(start.turn() == Color::Black);
+    u32::from(start.fullmoves().max(1)) + ((ply + black_first) / 2) as u32
+}
+
+/// Writes `game` as UTF-8 PGN with its moves in `notation` (ICCS as `H2-E2`, as in PGN files).
+/// `[FEN]` is written for a set-up start and `[Format]` for ICCS and WXF; other tags are kept.
+pub fn write_game(game: &Game, notation: Notation) -> String {
+    let mut out = String::new();
+    for (name, value) in &game.tags {
+        if name.eq_ignore_ascii_case("FEN") || name.eq_ignore_ascii_case("Format") {
+            continue;
+        }
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    }
+    if game.start != Position::start() {
+        let _ = writeln!(out, "[FEN \"{}\"]", game.start.fen());
+    }
+    match notation {
+        Notation::Iccs => out.push_str("[Format \"ICCS\"]\n"),
+        Notation::Wxf => out.push_str("[Format \"WXF\"]\n"),
+        Notation::Chinese => {}
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    let mut pos = game.start;
+    for (ply, &m) in game.moves.iter().enumerate() {
+        if pos.check_legal(m).is_err() {
+            let rest: Vec<String> = game.moves[ply..].iter().map(|m| m.to_string()).collect();
+            let _ = write!(
+                out,
+                "\n{{move {} is not legal here; the moves from it on, in ICCS: {}}}",
+                m,
+                rest.join(" ")
+            );
+            break;
+        }
+        let text = match notation {
+            Notation::Iccs => {
+                let s = m.to_string().to_ascii_uppercase();
+                format!("{}-{}", &s[0..2], &s[2..4])
+            }
+            _ => write_move(&pos, m, notation),
+        };
+        match pos.turn() {
+            Color::Red => {
+                let _ = write!(out, "{:>3}. {text}", move_number(&game.start, ply));
+            }
+            Color::Black if ply == 0 => {
+                let _ = write!(out, "{:>3}. ... {text}", move_number(&game.start, ply));
+            }
+            Color::Black => {
+                let _ = write!(out, " {text}");
+            }
+        }
+        pos.play_unchecked(m);
+        if pos.turn() == Color::Red {
+            out.push('\n');
+        }
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    let result = game
+        .result
+        .as_deref()
+        .or_else(|| game.tag("Result"))
+        .filter(|r| !r.trim().is_empty())
+        .unwrap_or("*");
+    let _ = writeln!(out, "{result}");
+    out
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}

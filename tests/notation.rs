@@ -488,6 +488,53 @@ fn advisors_and_elephants_need_no_tandem_marks() {
     round_trip_all(&p.flip_colors());
 }
 
+/// The tandem examples of notation.md, each in a position where it is legal.
+#[test]
+fn notation_md_tandem_examples() {
+    let rooks = pos(TWO_ROOKS);
+    check(&rooks, "R+.3", Notation::Wxf, "h2g2");
+    check(&rooks, "前车进一", Notation::Chinese, "h2h3");
+    // Red cannons on b5 and b2 (red's file 8).
+    let cannons = pos("4k4/9/9/9/1C7/9/9/1C7/9/3K5 w - - 0 1");
+    check(&cannons, "C--1", Notation::Wxf, "b2b1");
+    check(&cannons, "C+-2", Notation::Wxf, "b5b3");
+    check(&cannons, "+C-2", Notation::Wxf, "b5b3");
+    check(&cannons, "后炮平五", Notation::Chinese, "b2e2");
+    // Red horses on h4 and h2 (red's file 2).
+    let horses = pos("4k4/9/9/9/9/7N1/9/7N1/9/3K5 w - - 0 1");
+    check(&horses, "H++1", Notation::Wxf, "h4i6");
+    assert_eq!(write_move(&horses, mv("h4i6"), Notation::Wxf), "H++1");
+    // Three soldiers on red's file 3 (g): P+.4, P3.4, P-.4.
+    let three = pos("4k4/9/6P2/6P2/6P2/9/9/9/9/3K5 w - - 0 1");
+    for (wxf, iccs) in [("P+.4", "g7f7"), ("P3.4", "g6f6"), ("P-.4", "g5f5")] {
+        check(&three, wxf, Notation::Wxf, iccs);
+        assert_eq!(write_move(&three, mv(iccs), Notation::Wxf), wxf);
+    }
+    // Four: ++.4, P+.4, P-.4, --.4.
+    let four = pos("4k4/6P2/6P2/6P2/6P2/9/9/9/9/3K5 w - - 0 1");
+    for (wxf, iccs) in [
+        ("++.4", "g8f8"),
+        ("P+.4", "g7f7"),
+        ("P-.4", "g6f6"),
+        ("--.4", "g5f5"),
+    ] {
+        check(&four, wxf, Notation::Wxf, iccs);
+        assert_eq!(write_move(&four, mv(iccs), Notation::Wxf), wxf);
+    }
+    // Two files with several: 3+.4, 33.4, 3-.4, 7+.6, 7-.6.
+    let two = pos(TWO_FILES);
+    for (wxf, iccs) in [
+        ("3+.4", "g7f7"),
+        ("33.4", "g6f6"),
+        ("3-.4", "g5f5"),
+        ("7+.6", "c6d6"),
+        ("7-.6", "c5d5"),
+    ] {
+        check(&two, wxf, Notation::Wxf, iccs);
+        assert_eq!(write_move(&two, mv(iccs), Notation::Wxf), wxf);
+    }
+}
+
 #[test]
 fn syntax_errors() {
     let p = Position::start();
@@ -642,6 +689,34 @@ fn writing_an_empty_origin_falls_back_to_iccs() {
     let p = Position::start();
     assert_eq!(write_move(&p, mv("e4e5"), Notation::Wxf), "e4e5");
     assert_eq!(write_move(&p, mv("e4e5"), Notation::Chinese), "e4e5");
+}
+
+/// Every position of every recorded game: the played move and every other legal move are written
+/// in each notation and read back.
+#[test]
+fn recorded_games_round_trip() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data/pgn exists")
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 21);
+    let (mut positions, mut moves) = (0, 0);
+    for path in files {
+        let bytes = std::fs::read(&path).expect("readable record");
+        let game = qili::pgn::read_game(&bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let mut p = game.start;
+        for (&m, text) in game.moves.iter().zip(&game.texts) {
+            assert_eq!(parse_move(&p, text, None), Ok(m), "{path:?} {text}");
+            round_trip(&p, m);
+            moves += round_trip_all(&p);
+            positions += 1;
+            p = p.play(m).unwrap();
+        }
+    }
+    assert!(positions > 1500, "{positions} positions");
+    assert!(moves > 40_000, "{moves} moves");
 }
 
 mod random_games {
