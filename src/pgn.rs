@@ -429,10 +429,14 @@ fn read_next(lexer: &mut Lexer, index: usize) -> Result<Option<Game>, PgnError> 
         kind,
     };
     let mut tags = Vec::new();
+    let mut tag_lines = Vec::new();
     loop {
         lexer.skip_whitespace();
         match lexer.peek() {
-            Some('[') => tags.push(lexer.tag().map_err(lift)?),
+            Some('[') => {
+                tag_lines.push(lexer.line);
+                tags.push(lexer.tag().map_err(lift)?);
+            }
             Some('{') => lexer.skip_comment().map_err(lift)?,
             Some(';') => lexer.skip_line(),
             Some('%') if lexer.at_line_start() => lexer.skip_line(),
@@ -444,11 +448,12 @@ fn read_next(lexer: &mut Lexer, index: usize) -> Result<Option<Game>, PgnError> 
     }
     let fen_tag = tags
         .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
-        .map(|(_, v)| v.clone());
+        .zip(&tag_lines)
+        .find(|((k, _), _)| k.eq_ignore_ascii_case("FEN"))
+        .map(|((_, v), &line)| (v.clone(), line));
     let start = match fen_tag {
-        Some(fen) if !fen.trim().is_empty() => Position::from_fen(&fen)
-            .map_err(|source| error(1, PgnErrorKind::BadFen { fen, source }))?,
+        Some((fen, line)) if !fen.trim().is_empty() => Position::from_fen(&fen)
+            .map_err(|source| error(line, PgnErrorKind::BadFen { fen, source }))?,
         _ => Position::start(),
     };
     let declared = declared_notation(&tags);

@@ -326,6 +326,7 @@ fn record_errors() {
     assert_eq!(e.kind, PgnErrorKind::StrayParen);
     let e = kind("[Event \"x\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n1. 帅五平四 *");
     assert!(matches!(e.kind, PgnErrorKind::BadFen { .. }), "{e}");
+    assert_eq!(e.line, 2);
     let e = kind("[Event \"unterminated]\n1. 炮二平五");
     assert!(matches!(e.kind, PgnErrorKind::BadTag(_)), "{e}");
     let e = kind("[Event \"x\"\n1. 炮二平五");

@@ -5,6 +5,27 @@
 //! why (syntax, no such piece, no legal move, several legal moves, the other side's move, or a move
 //! that would leave the mover's king attacked).
 //!
+//! Forms read:
+//!
+//! * ICCS: `h2e2`, `H2-E2`, `h2-e2`; ranks 0–9 only (a rank 10 is reported, never reinterpreted).
+//! * WXF: `C2.5`, `C2=5`, `H8+7`, letters `K A E/B H/N R C P` in any case; tandems `R+.3`, `+R.3`,
+//!   `C-+1`, `C--1`; soldiers `P+.4`, `P3.4` (middle of three or five), `P-.4`, `++.4`, `--.4`,
+//!   and `3+.4`, `33.4`, `3-.4` when several files hold several. The dotless `C25` is read only as
+//!   letter, file, file (no other three-symbol form exists). Trailing `!`/`?` are dropped, and a
+//!   trailing `+`/`#` only when what is left is a whole move.
+//! * Chinese: simplified, traditional and variant characters (车/車/俥, 马/馬/傌, 相/象, 仕/士,
+//!   帅/帥/将/將, 炮/砲/包, 兵/卒, 进/進, 后/後), digits 一…九, `1`–`9`, `１`–`９`, 壹…玖 for either
+//!   side; `前车进一`, `后炮平四`, `中兵平四`, `一兵`…`五兵`, `前七进一`.
+//!
+//! Resolution:
+//!
+//! * A plain file holding two pieces of the kind (`车二平五` with both rooks on file 二) is read
+//!   when exactly one of them can legally make the move, and reported as ambiguous otherwise.
+//! * A tandem designation (前/中/后, 一…五, `+`, `-`, `++`, `3+` …) must name exactly one piece:
+//!   `前兵` with soldiers stacked on two files is ambiguous even if only one of them could move.
+//! * When the side to move has no such piece but the other side could play the text, the error
+//!   says so ([`NotationErrorKind::WrongSide`]): in a record this usually means a missing move.
+//!
 //! ```
 //! use qili::notation::{parse_move, write_move, Notation};
 //! use qili::Position;
