@@ -134,3 +134,82 @@ pub fn winnable(pos: &Position, sq: Square, ruleset: Ruleset) -> Option<Material
         .map(|x| x.result)
         .max_by_key(|r| r.score())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(fen: &str, sq: &str) -> Assessment {
+        let pos: Position = fen.parse().expect("valid test FEN");
+        let graph = AttackGraph::build(pos.board());
+        assess(&pos, &graph, sq.parse().expect("square"), Ruleset::Cxa1999).expect("attacked")
+    }
+
+    #[test]
+    fn cannon_screen_left_by_the_capturer_is_a_hidden_root() {
+        // Red's rook on c7 takes the horse on c6; then black's horse on c8 screens the cannon on c9.
+        let a = judge("2c1k4/2n6/2R6/2n6/9/9/9/9/9/3K5 w", "c6");
+        assert_eq!(a.protection, Protection::HiddenRoot);
+        assert!(!a.gains);
+        assert!(
+            a.defenders
+                .iter()
+                .any(|d| d.square.to_string() == "c9" && d.hidden && d.real)
+        );
+        // The horse on c8 has no defender at all.
+        assert_eq!(
+            judge("2c1k4/2n6/2R6/2n6/9/9/9/9/9/3K5 w", "c8").protection,
+            Protection::Unprotected
+        );
+    }
+
+    #[test]
+    fn pinned_defender_is_a_false_root() {
+        // The horse on e8 guards d6 but is pinned to its king by the rook on e1.
+        let a = judge("4k4/4n4/9/3c5/9/9/9/3R5/4R4/5K3 w", "d6");
+        assert_eq!(a.protection, Protection::FalseRoot);
+        assert!(a.gains);
+        assert!(
+            a.defenders
+                .iter()
+                .any(|d| d.square.to_string() == "e8" && !d.real)
+        );
+    }
+
+    #[test]
+    fn two_attackers_against_one_defender_is_an_insufficient_root() {
+        // Horse and rook on c6, guarded once by the rook on c9: after Nxc6 black's Rxc6 would
+        // lose the rook to Rxc6, so black stops and red is a horse up.
+        let a = judge("2r1k4/9/9/2n6/9/1N7/9/2R6/9/3K5 w", "c6");
+        assert_eq!(a.protection, Protection::InsufficientRoot);
+        assert_eq!(
+            a.best.result,
+            Material {
+                pieces: 5,
+                pawns: 0
+            }
+        );
+    }
+
+    #[test]
+    fn horse_on_a_protected_rook_is_an_insufficient_root() {
+        // The horse on b4 attacks the rook on c6, which the rook on c9 guards: +10 −5.
+        let a = judge("2r1k4/9/9/2r6/9/1N7/9/9/9/3K5 w", "c6");
+        assert_eq!(a.protection, Protection::InsufficientRoot);
+        assert_eq!(
+            a.best.result,
+            Material {
+                pieces: 5,
+                pawns: 0
+            }
+        );
+    }
+
+    #[test]
+    fn equal_trade_is_protected() {
+        // Rook takes a rook guarded by a rook: even, so protected.
+        let a = judge("2r1k4/9/9/2r6/9/9/9/2R6/9/3K5 w", "c6");
+        assert_eq!(a.protection, Protection::Protected);
+        assert!(!a.gains);
+    }
+}

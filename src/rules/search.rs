@@ -4,6 +4,44 @@
 use crate::moves::Move;
 use crate::position::Position;
 
+/// Entries of the table that remembers solved defender nodes within one search.
+const TABLE_SIZE: usize = 1 << 10;
+
+/// Remembers, per position, the plies within which it is known mated or known not mated, so the
+/// many transpositions of a checking sequence are solved once.
+struct Table {
+    entries: Vec<(u64, u32, bool)>,
+}
+
+impl Table {
+    fn new() -> Table {
+        Table {
+            entries: vec![(0, 0, false); TABLE_SIZE],
+        }
+    }
+
+    #[inline]
+    fn probe(&self, hash: u64, plies: u32) -> Option<bool> {
+        let (h, p, mated) = self.entries[(hash as usize) & (TABLE_SIZE - 1)];
+        if h != hash || hash == 0 {
+            return None;
+        }
+        // Mated within p plies means mated within more; not mated within p means not within fewer.
+        if mated && p <= plies {
+            Some(true)
+        } else if !mated && p >= plies {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn store(&mut self, hash: u64, plies: u32, mated: bool) {
+        self.entries[(hash as usize) & (TABLE_SIZE - 1)] = (hash, plies, mated);
+    }
+}
+
 /// A node budget shared by one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
@@ -62,9 +100,10 @@ fn few_pieces(pos: &Position) -> bool {
 /// is spent (then the answer is "no mate found").
 pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option<Move> {
     let mut depth = 1;
+    let mut table = Table::new();
     while depth <= plies {
         let mut p = *pos;
-        if let Some(m) = mate_root(&mut p, depth, budget) {
+        if let Some(m) = mate_root(&mut p, depth, budget, &mut table) {
             return Some(m);
         }
         if budget.exhausted {
@@ -75,10 +114,15 @@ pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option
     None
 }
 
-fn mate_root(pos: &mut Position, plies: u32, budget: &mut Budget) -> Option<Move> {
+fn mate_root(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    table: &mut Table,
+) -> Option<Move> {
     for m in pos.legal_moves() {
         let undo = pos.play_unchecked(m);
-        let found = pos.is_check() && defender_is_mated(pos, plies - 1, budget);
+        let found = pos.is_check() && defender_is_mated(pos, plies - 1, budget, table);
         pos.undo(m, undo);
         if found {
             return Some(m);
@@ -91,36 +135,46 @@ fn mate_root(pos: &mut Position, plies: u32, budget: &mut Budget) -> Option<Move
 }
 
 /// The defender is to move after a check: is it mated now or within `plies` more plies?
-fn defender_is_mated(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
+fn defender_is_mated(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    table: &mut Table,
+) -> bool {
+    if let Some(known) = table.probe(pos.hash(), plies) {
+        return known;
+    }
     if !budget.tick() {
         return false;
     }
     let replies = pos.legal_moves();
-    if replies.is_empty() {
-        return true;
-    }
-    if plies < 2 {
-        return false;
-    }
-    for r in replies {
-        let undo = pos.play_unchecked(r);
-        let mated = attacker_mates(pos, plies - 1, budget);
-        pos.undo(r, undo);
-        if !mated {
-            return false;
+    let mut mated = true;
+    if !replies.is_empty() {
+        mated = plies >= 2;
+        for r in replies {
+            if !mated {
+                break;
+            }
+            let undo = pos.play_unchecked(r);
+            mated = attacker_mates(pos, plies - 1, budget, table);
+            pos.undo(r, undo);
         }
     }
-    true
+    // An answer cut short by the budget is not stored.
+    if !budget.exhausted {
+        table.store(pos.hash(), plies, mated);
+    }
+    mated
 }
 
 /// The attacker is to move: does some check lead to mate within `plies` plies?
-fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
+fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, table: &mut Table) -> bool {
     if !budget.tick() {
         return false;
     }
     for m in pos.legal_moves() {
         let undo = pos.play_unchecked(m);
-        let found = pos.is_check() && defender_is_mated(pos, plies - 1, budget);
+        let found = pos.is_check() && defender_is_mated(pos, plies - 1, budget, table);
         pos.undo(m, undo);
         if found {
             return true;
