@@ -725,7 +725,7 @@ mod random_games {
 
     proptest! {
         #![proptest_config(ProptestConfig {
-            cases: 24,
+            cases: 64,
             failure_persistence: None,
             ..ProptestConfig::default()
         })]
@@ -740,6 +740,53 @@ mod random_games {
                 }
                 round_trip_all(&p);
                 p = p.play(moves[c as usize % moves.len()]).unwrap();
+            }
+        }
+
+        /// Random positions crowded with soldiers, rooks, horses and cannons (tandems on one or
+        /// several files): every legal move reads back in every notation.
+        #[test]
+        fn crowded_positions_round_trip(
+            kings in (0u8..3, 0u8..3),
+            // Files b–f only, so that soldiers stack up.
+            pawns in proptest::collection::vec((any::<bool>(), 1u8..6, 3u8..10), 4..16),
+            pieces in proptest::collection::vec((any::<bool>(), 0usize..3, 0u8..90), 0..8),
+            black in any::<bool>(),
+        ) {
+            let mut grid = [['.'; 9]; 10];
+            grid[0][3 + kings.0 as usize] = 'K';
+            grid[9][3 + kings.1 as usize] = 'k';
+            let mut counts = std::collections::HashMap::new();
+            for (red, file, r) in pawns {
+                // Ranks 3–9 from the pawn's own side; uncrossed only on files a, c, e, g, i.
+                if r < 5 && file % 2 == 1 {
+                    continue;
+                }
+                let rank = if red { r } else { 9 - r } as usize;
+                let c = if red { 'P' } else { 'p' };
+                let n = counts.entry(c).or_insert(0);
+                if grid[rank][file as usize] == '.' && *n < 5 {
+                    *n += 1;
+                    grid[rank][file as usize] = c;
+                }
+            }
+            for (red, kind, index) in pieces {
+                let c = ['R', 'N', 'C'][kind];
+                let c = if red { c } else { c.to_ascii_lowercase() };
+                let (rank, file) = (index as usize / 9, index as usize % 9);
+                let n = counts.entry(c).or_insert(0);
+                if grid[rank][file] == '.' && *n < 2 {
+                    *n += 1;
+                    grid[rank][file] = c;
+                }
+            }
+            let board: Vec<String> = (0..10)
+                .rev()
+                .map(|r| grid[r].iter().map(|&c| if c == '.' { '1' } else { c }).collect())
+                .collect();
+            let fen = format!("{} {}", board.join("/"), if black { 'b' } else { 'w' });
+            if let Ok(p) = Position::from_fen(&fen) {
+                round_trip_all(&p);
             }
         }
     }
