@@ -128,6 +128,26 @@ fn judge_rejects_bad_input_with_exit_2_naming_the_field() {
     assert!(stderr(&bad_ruleset).starts_with("qili: --ruleset: "));
 }
 
+#[test]
+fn judge_reads_a_game_record() {
+    let dir = TempDir::new("pgn");
+    let file = dir.0.join("game.pgn");
+    let record = format!(
+        "[Game \"Chinese Chess\"]\n[FEN \"{FEN} - - 0 1\"]\n\
+         1. 车九进一 将５进１ 2. 车九退一 将５退１\n3. 车九进一 将５进１ 4. 车九退一 将５退１ *\n"
+    );
+    std::fs::write(&file, record).expect("write");
+    let o = qili(&["judge", "--pgn", file.to_str().expect("utf-8 path")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("red_loses"), "{}", stdout(&o));
+
+    let broken = dir.0.join("broken.pgn");
+    std::fs::write(&broken, "1. 车九进一 将５进５ *\n").expect("write");
+    let o = qili(&["judge", "--pgn", broken.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("qili: --pgn "), "{}", stderr(&o));
+}
+
 fn case(id: &str, verdict: &str) -> String {
     let moves: Vec<String> = MOVES.split(' ').map(|m| format!("\"{m}\"")).collect();
     format!(

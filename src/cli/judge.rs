@@ -109,12 +109,9 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
         Some(path) => {
             let bytes =
                 std::fs::read(path).map_err(|e| format!("--pgn {}: {e}", path.display()))?;
-            // PGN_PENDING: qili::pgn::read_game is being written.
-            let _ = bytes;
-            return Err(format!(
-                "--pgn {}: game records are not supported yet",
-                path.display()
-            ));
+            let game = qili::pgn::read_game(&bytes)
+                .map_err(|e| format!("--pgn {}: {e}", path.display()))?;
+            (game.start, game.moves)
         }
         None => {
             let request = Request {
