@@ -614,3 +614,58 @@ async fn an_oversized_message_ends_a_stream_with_resource_exhausted() {
     assert_eq!(end.code(), Code::ResourceExhausted, "{end:?}");
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_corpus_through_one_stream_matches_the_library() {
+    use futures::StreamExt;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    // An empty or unreadable corpus is reported by tests/corpus.rs.
+    let Ok(cases) = qili::corpus::load(&dir) else {
+        return;
+    };
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let requests: Vec<pb::AdjudicateRequest> = cases
+        .iter()
+        .map(|c| pb::AdjudicateRequest {
+            request_id: c.id.clone(),
+            fen: c.fen.clone(),
+            moves: c.moves.clone(),
+            ruleset: c.ruleset.name().to_string(),
+            told_to_change: Some(pb::BySide {
+                red: c.told_to_change.red,
+                black: c.told_to_change.black,
+            }),
+            defensive_key_point: Some(pb::BySide {
+                red: c.defensive_key_point.red,
+                black: c.defensive_key_point.black,
+            }),
+            ..Default::default()
+        })
+        .collect();
+    let answers: Vec<pb::AdjudicateStreamResponse> = client
+        .adjudicate_stream(futures::stream::iter(requests))
+        .await
+        .expect("stream")
+        .into_inner()
+        .map(|a| a.expect("answer"))
+        .collect()
+        .await;
+    assert_eq!(answers.len(), cases.len());
+    for (case, answer) in cases.iter().zip(&answers) {
+        assert_eq!(answer.request_id, case.id);
+        // The server answers as the library does (tests/corpus.rs checks the library's answers).
+        match (qili::rules::adjudicate(&case.request()), &answer.result) {
+            (Ok(local), Some(Answer::Ruling(ruling))) => {
+                let expected = qili::service::convert::ruling(&local, &case.id, pb::Language::Both);
+                assert_eq!(ruling, &expected, "{}", case.id);
+            }
+            (Err(e), Some(Answer::Error(error))) => {
+                assert_eq!(error.message, e.to_string(), "{}", case.id);
+                assert_eq!(error.field, e.field(), "{}", case.id);
+            }
+            (local, remote) => panic!("{}: library {local:?}, server {remote:?}", case.id),
+        }
+    }
+    server.shutdown().await;
+}
