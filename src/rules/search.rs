@@ -1,8 +1,9 @@
 //! Bounded searches by checks: mate in one, forced mate by a series of checks (杀), and the
 //! helpers they share. Every search counts its nodes against a budget.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::square::Square;
 
 /// Entries of the table that remembers solved defender nodes within one search.
 const TABLE_SIZE: usize = 1 << 10;
@@ -75,6 +76,41 @@ impl Budget {
     }
 }
 
+/// Whether `m` could possibly give check to the king on `king`: it lands on or leaves the king's file
+/// or rank (lines, screens, pawns), lands where a horse checks, or leaves a horse leg. A cheap filter
+/// before playing the move.
+#[inline]
+fn may_check(king: Square, m: Move) -> bool {
+    let line = |sq: Square| {
+        sq.file() == king.file()
+            || sq.rank() == king.rank()
+            || (sq.file().abs_diff(king.file()) == 1 && sq.rank().abs_diff(king.rank()) == 1)
+    };
+    let (df, dr) = (
+        m.to.file().abs_diff(king.file()),
+        m.to.rank().abs_diff(king.rank()),
+    );
+    line(m.from) || line(m.to) || (df, dr) == (1, 2) || (df, dr) == (2, 1)
+}
+
+/// The legal moves of the side to move that check the enemy king.
+pub fn checking_moves(pos: &Position) -> MoveList {
+    let king = pos.king(!pos.turn());
+    let mut p = *pos;
+    let mut out = MoveList::new();
+    for m in pos.legal_moves() {
+        if !may_check(king, m) {
+            continue;
+        }
+        let undo = p.play_unchecked(m);
+        if p.is_check() {
+            out.push(m);
+        }
+        p.undo(m, undo);
+    }
+    out
+}
+
 /// Whether the side to move can mate at once: a move after which the opponent has no legal move
 /// (checkmate, or 困毙 which also loses).
 pub fn has_mate_in_one(pos: &Position) -> bool {
@@ -99,6 +135,9 @@ fn few_pieces(pos: &Position) -> bool {
 /// (a series of checks, 连续照将), every defence tried. Iterative deepening; stops when `budget`
 /// is spent (then the answer is "no mate found").
 pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option<Move> {
+    if checking_moves(pos).is_empty() {
+        return None;
+    }
     let mut depth = 1;
     let mut table = Table::new();
     while depth <= plies {
@@ -120,9 +159,9 @@ fn mate_root(
     budget: &mut Budget,
     table: &mut Table,
 ) -> Option<Move> {
-    for m in pos.legal_moves() {
+    for m in checking_moves(pos) {
         let undo = pos.play_unchecked(m);
-        let found = pos.is_check() && defender_is_mated(pos, plies - 1, budget, table);
+        let found = defender_is_mated(pos, plies - 1, budget, table);
         pos.undo(m, undo);
         if found {
             return Some(m);
@@ -172,9 +211,9 @@ fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, table: &m
     if !budget.tick() {
         return false;
     }
-    for m in pos.legal_moves() {
+    for m in checking_moves(pos) {
         let undo = pos.play_unchecked(m);
-        let found = pos.is_check() && defender_is_mated(pos, plies - 1, budget, table);
+        let found = defender_is_mated(pos, plies - 1, budget, table);
         pos.undo(m, undo);
         if found {
             return true;

@@ -4,7 +4,7 @@
 
 use super::protection::winnable;
 use super::ruleset::Ruleset;
-use super::search::Budget;
+use super::search::{Budget, checking_moves};
 use super::value::Material;
 use crate::color::Color;
 use crate::piece::Piece;
@@ -60,14 +60,10 @@ fn attacker(pos: &mut Position, plies: u32, ruleset: Ruleset, budget: &mut Budge
         return None;
     }
     let mut best: Option<Line> = None;
-    for c in pos.legal_moves() {
+    for c in checking_moves(pos) {
         let victim = pos.piece_at(c.to).map(|v| Material::of(v, c.to));
         let undo = pos.play_unchecked(c);
-        let line = if pos.is_check() {
-            defender(pos, plies - 1, ruleset, budget)
-        } else {
-            None
-        };
+        let line = defender(pos, plies - 1, ruleset, budget);
         pos.undo(c, undo);
         if let Some(mut l) = line {
             l.material = l.material + victim.unwrap_or(Material::ZERO);
