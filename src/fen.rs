@@ -2,9 +2,9 @@
 //!
 //! ```
 //! use qili::Position;
-//! let pos: Position = "4k4/9/9/9/9/9/9/9/9/4K4 w".parse().unwrap();
-//! assert_eq!(pos.fen(), "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
-//! assert!("4k4/9/9/9/9/9/9/9/9/4K5 w".parse::<Position>().is_err());
+//! let pos: Position = "3k5/9/9/9/9/9/9/9/9/4K4 w".parse().unwrap();
+//! assert_eq!(pos.fen(), "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+//! assert!("3k5/9/9/9/9/9/9/9/9/4K5 w".parse::<Position>().is_err());
 //! ```
 
 use crate::board::Board;
@@ -230,7 +230,7 @@ fn parse(fen: &str, strict: bool) -> Result<Position, FenError> {
     if fields.is_empty() {
         return Err(FenError::Empty);
     }
-    if fields.len() > 6 {
+    if !(2..=6).contains(&fields.len()) {
         return Err(FenError::FieldCount(fields.len()));
     }
     let ranks: Vec<&str> = fields[0].split('/').collect();
@@ -257,10 +257,10 @@ fn parse(fen: &str, strict: bool) -> Result<Position, FenError> {
             return Err(FenError::RankWidth { rank, width: file });
         }
     }
-    let turn = match fields.get(1).copied() {
-        None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
-        Some("b") | Some("B") => Color::Black,
-        Some(other) => return Err(FenError::BadTurn(other.to_string())),
+    let turn = match fields[1] {
+        "w" | "r" | "W" | "R" => Color::Red,
+        "b" | "B" => Color::Black,
+        other => return Err(FenError::BadTurn(other.to_string())),
     };
     for (i, field) in fields.iter().enumerate().skip(2).take(2) {
         if *field != "-" {
