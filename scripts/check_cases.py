@@ -28,6 +28,43 @@ def key(fen):
     return " ".join(fen.split()[:2])
 
 
+MAX = {"k": 1, "a": 2, "b": 2, "e": 2, "n": 2, "h": 2, "r": 2, "c": 2, "p": 5}
+ADVISOR = {(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)}
+ELEPHANT = {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
+
+
+def placement_errors(fen):
+    """Counts and reachable points, which pyffish does not check (red's view: black flipped)."""
+    errors = []
+    counts = {}
+    rows = fen.split()[0].split("/")
+    for i, row in enumerate(rows):
+        rank = 9 - i
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            red = ch.isupper()
+            kind = ch.lower()
+            counts[ch] = counts.get(ch, 0) + 1
+            r = rank if red else 9 - rank
+            where = f"{'abcdefghi'[f]}{rank}"
+            if kind == "k" and not (3 <= f <= 5 and r <= 2):
+                errors.append(f"king on {where} outside its palace")
+            if kind == "a" and (f, r) not in ADVISOR:
+                errors.append(f"advisor on {where} off its points")
+            if kind in "be" and (f, r) not in ELEPHANT:
+                errors.append(f"elephant on {where} off its points")
+            if kind == "p" and (r < 3 or (r < 5 and f % 2 == 1)):
+                errors.append(f"pawn on {where} where a pawn never stands")
+            f += 1
+    for ch, n in counts.items():
+        if n > MAX[ch.lower()]:
+            errors.append(f"{n} pieces '{ch}' (at most {MAX[ch.lower()]})")
+    return errors
+
+
 def check(case):
     errors = []
     for field in ("id", "fen", "moves", "expected", "article", "source"):
@@ -46,6 +83,7 @@ def check(case):
     fen = case["fen"]
     if len(fen.split()) == 2:
         fen += " - - 0 1"
+    errors.extend(placement_errors(fen))
     if not sf.validate_fen(fen, "xiangqi") == 1:
         errors.append(f"pyffish rejects the FEN ({sf.validate_fen(fen, 'xiangqi')})")
         return errors
