@@ -204,14 +204,18 @@ pub fn ruling(r: &Ruling, final_position: &Position, lang: Lang) -> String {
     out.push('\n');
     let _ = writeln!(out, "裁决 verdict: {}", verdict(r.verdict));
     for a in &r.articles {
-        let mut text = Vec::new();
+        let id = pad(&a.id, 8);
+        let mut lines = Vec::new();
         if lang.zh() {
-            text.push(a.zh.as_str());
+            lines.push(a.zh.as_str());
         }
         if lang.en() {
-            text.push(a.en.as_str());
+            lines.push(a.en.as_str());
         }
-        let _ = writeln!(out, "  {} {}", a.id, text.join(" / "));
+        for (i, line) in lines.iter().enumerate() {
+            let label = if i == 0 { id.as_str() } else { "        " };
+            let _ = writeln!(out, "  {label}{line}");
+        }
     }
     if lang.zh() && !r.explanation_zh.is_empty() {
         let _ = writeln!(out, "\n说明：{}", r.explanation_zh);

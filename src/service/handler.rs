@@ -185,6 +185,7 @@ fn log_call(
             request_id,
             code = ?f.code,
             field = f.field.unwrap_or_default(),
+            ply = f.ply.and_then(|p| u64::try_from(p).ok()),
             latency_us,
             error = %f.message,
             "failed"
