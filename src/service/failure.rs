@@ -9,6 +9,36 @@ pub const FIELD_KEY: &str = "qili-field";
 /// Metadata key of a failed call's status giving the index of the move at fault.
 pub const PLY_KEY: &str = "qili-ply";
 
+/// How prost's decoding errors begin (tonic reports them as INTERNAL).
+const DECODE_PREFIX: &str = "failed to decode Protobuf message: ";
+
+/// The status a client should see for one the transport made with a code meant for other things:
+/// a message over the size limit (tonic: OUT_OF_RANGE) is RESOURCE_EXHAUSTED, and a message that
+/// cannot be decoded, such as a string that is not UTF-8 (tonic: INTERNAL), is INVALID_ARGUMENT
+/// naming the field. `None` when `status` needs no change.
+pub fn reclassify(status: &Status) -> Option<Status> {
+    match status.code() {
+        Code::OutOfRange => Some(Status::resource_exhausted(status.message())),
+        Code::Internal => {
+            let detail = status.message().strip_prefix(DECODE_PREFIX)?;
+            // prost names the path as `Message.field: ` before the reason.
+            let (path, reason) = detail.split_once(": ").unwrap_or(("", detail));
+            let field = path.split_once('.').map(|(_, f)| f).filter(|f| {
+                !f.is_empty() && f.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            });
+            let mut fixed = match field {
+                Some(field) => Status::invalid_argument(format!("{field}: {reason}")),
+                None => Status::invalid_argument(format!("request: cannot be decoded: {detail}")),
+            };
+            if let Some(value) = field.and_then(|f| f.parse().ok()) {
+                fixed.metadata_mut().insert(FIELD_KEY, value);
+            }
+            Some(fixed)
+        }
+        _ => None,
+    }
+}
+
 /// A failed call: its gRPC code, the field and move at fault, and a one-line reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {

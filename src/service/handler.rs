@@ -2,7 +2,7 @@
 
 use super::config::ServiceConfig;
 use super::convert;
-use super::failure::Failure;
+use super::failure::{Failure, reclassify};
 use super::pb;
 use super::pb::qili_server::Qili;
 use super::timeout::parse_grpc_timeout;
@@ -13,7 +13,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::Semaphore;
-use tonic::{Code, Request, Response, Status, Streaming};
+use tonic::{Request, Response, Status, Streaming};
 
 /// How much sooner than the client's deadline a call gives up.
 const CLIENT_MARGIN: std::time::Duration = std::time::Duration::from_millis(1);
@@ -203,14 +203,10 @@ fn verdict_name(r: &pb::Ruling) -> Option<&'static str> {
     )
 }
 
-/// A streamed request whose message could not be read ends the stream; oversized ones are over a
-/// limit (tonic reports them as OUT_OF_RANGE).
+/// A streamed request whose message could not be read ends the stream, with the code a client
+/// should see (see [`reclassify`]).
 fn stream_status(status: Status) -> Status {
-    if status.code() == Code::OutOfRange {
-        Status::resource_exhausted(status.message().to_string())
-    } else {
-        status
-    }
+    reclassify(&status).unwrap_or(status)
 }
 
 /// The stream of answers of `AdjudicateStream`.

@@ -1,12 +1,14 @@
 //! The server: the Qili service with health and reflection, on a listener, until shutdown.
 
 use super::config::ServiceConfig;
+use super::failure::reclassify;
 use super::handler::QiliService;
 use super::pb;
 use super::pb::qili_server::QiliServer;
 use std::future::Future;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
+use tonic::Status;
 use tonic::codegen::http;
 use tonic::transport::Server;
 
@@ -89,9 +91,7 @@ pub async fn serve_with_listener(
     };
 
     let server = Server::builder()
-        .layer(tower::util::MapResponseLayer::new(
-            out_of_range_is_exhausted,
-        ))
+        .layer(tower::util::MapResponseLayer::new(transport_status))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
@@ -112,18 +112,14 @@ pub async fn serve_with_listener(
     Ok(())
 }
 
-/// tonic rejects a request over the size limit with OUT_OF_RANGE, but gRPC's convention (and this
-/// API's contract) for a message over a limit is RESOURCE_EXHAUSTED. The status of a rejected
-/// unary request travels in the response headers; the handlers never use OUT_OF_RANGE themselves.
-fn out_of_range_is_exhausted<B>(mut response: http::Response<B>) -> http::Response<B> {
-    const OUT_OF_RANGE: &str = "11";
-    const RESOURCE_EXHAUSTED: http::HeaderValue = http::HeaderValue::from_static("8");
-    let headers = response.headers_mut();
-    if headers
-        .get("grpc-status")
-        .is_some_and(|v| v == OUT_OF_RANGE)
-    {
-        headers.insert("grpc-status", RESOURCE_EXHAUSTED);
+/// Rewrites the status of a request the transport rejected before any handler ran (it travels in
+/// the response headers): see [`reclassify`]. The handlers themselves never use those codes.
+fn transport_status<B>(mut response: http::Response<B>) -> http::Response<B> {
+    let fixed = Status::from_header_map(response.headers()).and_then(|s| reclassify(&s));
+    if let Some(status) = fixed {
+        if status.add_header(response.headers_mut()).is_err() {
+            tracing::warn!("cannot rewrite a transport status");
+        }
     }
     response
 }
