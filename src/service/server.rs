@@ -116,10 +116,10 @@ pub async fn serve_with_listener(
 /// the response headers): see [`reclassify`]. The handlers themselves never use those codes.
 fn transport_status<B>(mut response: http::Response<B>) -> http::Response<B> {
     let fixed = Status::from_header_map(response.headers()).and_then(|s| reclassify(&s));
-    if let Some(status) = fixed {
-        if status.add_header(response.headers_mut()).is_err() {
-            tracing::warn!("cannot rewrite a transport status");
-        }
+    if let Some(status) = fixed
+        && status.add_header(response.headers_mut()).is_err()
+    {
+        tracing::warn!("cannot rewrite a transport status");
     }
     response
 }
