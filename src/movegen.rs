@@ -155,39 +155,92 @@ fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats)
 /// Visits the legal moves of `us` with the king on `king`, as (from, targets) groups that are all
 /// legal, so counting needs no list.
 #[inline(always)]
-fn legal_groups(board: &Board, us: Color, king: Square, mut visit: impl FnMut(Square, u128)) {
+fn legal_groups(board: &Board, us: Color, king: Square, mut visit: impl FnMut(usize, u128)) {
     let occ = board.occupied();
     let own = board.color_mask(us);
     let threats = Threats::of(board, !us);
     let k = king.index();
     let safety = Safety::of(occ, k, &threats);
-    for from in Squares(own) {
-        let Some(p) = board.get(from) else { continue };
-        let f = from.index();
-        let all = targets(occ, f, p.role, us) & !own;
+    // Moves that may expose the king are tried; the rest are legal as they are.
+    let mut emit = |f: usize, all: u128| {
+        let all = all & !own;
         if all == 0 {
-            continue;
+            return;
         }
-        let risky = if safety.in_check || f == k || safety.pinned & (1u128 << f) != 0 {
+        let risky = if safety.in_check || safety.pinned & (1u128 << f) != 0 {
             all
         } else {
             all & safety.screens
         };
         let mut ok = all & !risky;
-        for to in Squares(risky) {
-            if safe_after(occ, k, f, to.index(), &threats) {
-                ok |= 1u128 << to.index();
+        let mut rest = risky;
+        while rest != 0 {
+            let to = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if safe_after(occ, k, f, to, &threats) {
+                ok |= 1u128 << to;
             }
         }
         if ok != 0 {
-            visit(from, ok);
+            visit(f, ok);
         }
+    };
+    let mine = |role: Role| own & board.role_mask(role);
+    for f in Indices(mine(Role::Rook)) {
+        emit(f, rook_attacks(occ, f));
+    }
+    for f in Indices(mine(Role::Cannon)) {
+        emit(f, cannon_attacks(occ, f));
+    }
+    for f in Indices(mine(Role::Horse)) {
+        emit(f, horse_attacks(occ, f));
+    }
+    for f in Indices(mine(Role::Pawn)) {
+        emit(f, PAWN_MASK[us.index()][f]);
+    }
+    for f in Indices(mine(Role::Elephant)) {
+        emit(f, elephant_attacks(occ, f));
+    }
+    for f in Indices(mine(Role::Advisor)) {
+        emit(f, ADVISOR_MASK[f]);
+    }
+    // King moves are always tried.
+    for f in Indices(mine(Role::King)) {
+        let mut ok = 0;
+        for to in Indices(KING_MASK[f] & !own) {
+            if safe_after(occ, k, f, to, &threats) {
+                ok |= 1u128 << to;
+            }
+        }
+        if ok != 0 {
+            visit(f, ok);
+        }
+    }
+}
+
+/// Point indices of a mask, lowest first.
+struct Indices(u128);
+
+impl Iterator for Indices {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
     }
 }
 
 /// Appends the legal moves of `us`, whose king is on `king`.
 pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
-    legal_groups(board, us, king, |from, to| push_all(from, to, out));
+    legal_groups(board, us, king, |from, to| {
+        if let Some(from) = Square::from_index(from) {
+            push_all(from, to, out);
+        }
+    });
 }
 
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
