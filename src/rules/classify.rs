@@ -93,11 +93,21 @@ pub fn classify(
         chase |= target.counted;
         report.targets.push(target);
     }
-    if !chase {
-        if let Some(t) = chase_by_checks(before, &again, options) {
-            chase = true;
-            report.targets.push(t);
+    if !chase && let Some(mut t) = chase_by_checks(before, &again, options) {
+        let moved = after.piece_at(m.to).map(|p| p.role);
+        if ruleset == Ruleset::Cxa2011 && moved == Some(Role::Pawn) {
+            t.counted = false;
+            t.reason = "a pawn move that wins material only through other pieces' checks is idle (2011 26.7)".into();
+            t.reason_zh = "兵（卒）走动后借他子连续照将得子，按闲处理（2011 26.7）".into();
+        } else if options.defensive_key_point.get(mover)
+            && matches!(t.piece.role, Role::Advisor | Role::Elephant)
+        {
+            t.counted = false;
+            t.reason = "the mover holds a defensive key point; attacks on advisors and elephants are idle (27.3)".into();
+            t.reason_zh = "占据防守要点，附带捉士相按闲处理（27.3）".into();
         }
+        chase = t.counted;
+        report.targets.push(t);
     }
 
     report.kind = if threat_new {
@@ -127,7 +137,8 @@ fn judge_target(
     let ruleset = options.ruleset;
     let mover = again.turn();
     let sq = a.square;
-    let old = winnable(before, sq, ruleset).is_some();
+    let old = winnable(before, sq, ruleset).is_some()
+        || (before.is_check() && suspended(before, sq, ruleset));
     let new = a.gains && !old;
     let gains = |x: &super::exchange::Exchange| !x.mated_after && x.result.is_gain(ruleset);
     let capturer = |x: &super::exchange::Exchange| again.piece_at(x.capture.from).map(|p| p.role);
@@ -136,9 +147,11 @@ fn judge_target(
         .captures
         .iter()
         .filter(|x| gains(x))
+        // 27.1/27.2 (2011 26.1): the king's and pawns' own attacks are idle; when another piece's
+        // move lets them capture (借帅之力, an unpinned pawn) the move is a chase.
         .filter(|x| match capturer(x) {
-            Some(Role::King) => false,
-            Some(Role::Pawn) => switches.pawns_chase,
+            Some(Role::King) => x.capture.from != m.to,
+            Some(Role::Pawn) => switches.pawns_chase || x.capture.from != m.to,
             _ => true,
         })
         .collect();
@@ -216,6 +229,18 @@ fn judge_target(
         reason: en,
         reason_zh: zh,
     }
+}
+
+/// When the mover was in check before its move, an attack it could not carry out only because of
+/// the check still existed: the piece was already en prise, so answering the check does not chase it
+/// anew. Judged with the first capture played regardless of the check.
+fn suspended(before: &Position, sq: crate::square::Square, ruleset: Ruleset) -> bool {
+    crate::attacks::attackers(before.board(), sq, before.turn())
+        .into_iter()
+        .any(|from| {
+            let x = evaluate_capture(before, Move::new(from, sq));
+            !x.mated_after && x.result.is_gain(ruleset)
+        })
 }
 
 fn chase_reason_en(a: &Assessment, piece: Piece) -> String {
