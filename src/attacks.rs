@@ -115,7 +115,7 @@ pub(crate) fn first<const D: usize>(mask: u128) -> usize {
 
 /// Rook attacks from `sq` along direction `D`: empty points and the first blocker.
 #[inline(always)]
-pub(crate) fn rook_ray<const D: usize>(occ: u128, sq: usize) -> u128 {
+fn rook_ray<const D: usize>(occ: u128, sq: usize) -> u128 {
     let ray = RAYS[D][sq];
     let blockers = ray & occ;
     if blockers == 0 {
@@ -128,7 +128,7 @@ pub(crate) fn rook_ray<const D: usize>(occ: u128, sq: usize) -> u128 {
 /// Cannon moves from `sq` along direction `D`: empty points before the screen and the first
 /// piece beyond the screen (whatever its colour).
 #[inline(always)]
-pub(crate) fn cannon_ray<const D: usize>(occ: u128, sq: usize) -> u128 {
+fn cannon_ray<const D: usize>(occ: u128, sq: usize) -> u128 {
     let ray = RAYS[D][sq];
     let blockers = ray & occ;
     if blockers == 0 {
