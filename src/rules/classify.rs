@@ -149,9 +149,12 @@ fn judge_target(
         .filter(|x| gains(x))
         // 27.1/27.2 (2011 26.1): the king's and pawns' own attacks are idle; when another piece's
         // move lets them capture (借帅之力, an unpinned pawn) the move is a chase.
+        // Under AXF kings and pawns may chase freely.
         .filter(|x| match capturer(x) {
-            Some(Role::King) => x.capture.from != m.to,
-            Some(Role::Pawn) => switches.pawns_chase || x.capture.from != m.to,
+            Some(Role::King) => ruleset != Ruleset::Axf && x.capture.from != m.to,
+            Some(Role::Pawn) => {
+                ruleset != Ruleset::Axf && (switches.pawns_chase || x.capture.from != m.to)
+            }
             _ => true,
         })
         .collect();
@@ -274,6 +277,9 @@ fn profile_exception(
     counting: &[&super::exchange::Exchange],
     ruleset: Ruleset,
 ) -> Option<(String, String)> {
+    if ruleset == Ruleset::Axf {
+        return axf_exception(after, again, piece, counting);
+    }
     if ruleset != Ruleset::Cxa2011 {
         return None;
     }
@@ -327,6 +333,45 @@ fn profile_exception(
         }
     }
     None
+}
+
+/// AXF: only unprotected pieces are chased, and rooks attacked by horses or cannons whatever their
+/// protection; a piece of the same kind is chased only if it is unprotected and cannot take back.
+fn axf_exception(
+    after: &Position,
+    again: &Position,
+    piece: Piece,
+    counting: &[&super::exchange::Exchange],
+) -> Option<(String, String)> {
+    let counts = counting.iter().any(|x| {
+        let Some(role) = again.piece_at(x.capture.from).map(|p| p.role) else {
+            return false;
+        };
+        // Protection is judged after the capture: a defender that cannot legally take back is none.
+        let unprotected = !x.real_recapture;
+        if role == piece.role {
+            let back = Move::new(x.capture.to, x.capture.from);
+            unprotected && !after.is_legal(back)
+        } else {
+            unprotected || (piece.role == Role::Rook && matches!(role, Role::Horse | Role::Cannon))
+        }
+    });
+    if counts {
+        None
+    } else if counting
+        .iter()
+        .all(|x| again.piece_at(x.capture.from).map(|p| p.role) == Some(piece.role))
+    {
+        Some((
+            "a piece of the same kind that can take back, or is protected: an exchange offer, not a chase (AXF)".into(),
+            "同兵种可互吃或有根，属兑子，不算捉（亚洲规则）".into(),
+        ))
+    } else {
+        Some((
+            "it is protected; under AXF only unprotected pieces, and rooks attacked by horses or cannons, are chased".into(),
+            "有根子；亚洲规则只有无根子及被马炮攻击的车算被捉".into(),
+        ))
+    }
 }
 
 /// Whether the piece on `sq` protects an own piece that the enemy attacks.

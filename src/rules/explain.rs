@@ -102,6 +102,10 @@ pub fn article(id: &str) -> Article {
             "其余着法（一将一捉、长杀、一将一闲等）均允许，不变作和",
             "everything else (one check one chase, mate threats, check and idle …) is allowed: draw",
         ),
+        "AXF 6" => (
+            "一子轮捉两子或多子，允许；二子或多子轮捉一子（帅、兵除外），禁止",
+            "one piece chasing several pieces in turn is allowed; several pieces taking turns on one piece are not (unless a king or pawn)",
+        ),
         _ => ("", ""),
     };
     Article {

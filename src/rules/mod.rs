@@ -66,9 +66,22 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
             .collect()
     };
     let summaries = |reports: &[MoveReport]| -> BySide<SideSummary> {
+        let chased = chased_pieces(&all[cycle.start], &moves[cycle.start..], reports);
         let of = |c: Color| {
             let mine: Vec<&MoveReport> = reports.iter().filter(|m| m.color == c).collect();
-            verdict::summarise(ruleset, &mine)
+            let mine_chased: Vec<&Vec<u8>> = reports
+                .iter()
+                .zip(&chased)
+                .filter(|(m, _)| m.color == c && m.kind == MoveKind::Chase)
+                .map(|(_, ids)| ids)
+                .collect();
+            // AXF: a perpetual chase must be aimed at one and the same piece every time.
+            let same_piece = mine_chased.first().is_some_and(|first| {
+                first
+                    .iter()
+                    .any(|id| mine_chased.iter().all(|ids| ids.contains(id)))
+            });
+            verdict::summarise(ruleset, &mine, same_piece)
         };
         BySide {
             red: of(Color::Red),
@@ -121,6 +134,13 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         });
     }
     ids.extend(extra_articles);
+    if ruleset == Ruleset::Axf
+        && Color::ALL
+            .into_iter()
+            .any(|c| sides.get(c).pattern == Pattern::PerpetualChase && !sides.get(c).forbidden)
+    {
+        ids.push("AXF 6");
+    }
     ids.extend(decision.articles.iter().copied());
     let articles: Vec<Article> = ids.into_iter().map(explain::article).collect();
     let (explanation_zh, explanation_en) = explain::explain(
@@ -143,6 +163,28 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         explanation_zh,
         explanation_en,
     }
+}
+
+/// For each cycle move, the pieces its counted targets are, as identities that follow the pieces
+/// through the cycle (numbered by their squares at the cycle's start).
+fn chased_pieces(start: &Position, moves: &[Move], reports: &[MoveReport]) -> Vec<Vec<u8>> {
+    let mut ids: [Option<u8>; 90] = [None; 90];
+    for (sq, _) in start.board().pieces() {
+        ids[sq.index()] = Some(sq.index() as u8);
+    }
+    let mut out = Vec::with_capacity(moves.len());
+    for (m, r) in moves.iter().zip(reports) {
+        ids[m.to.index()] = ids[m.from.index()];
+        ids[m.from.index()] = None;
+        out.push(
+            r.targets
+                .iter()
+                .filter(|t| t.counted)
+                .filter_map(|t| ids[t.square.index()])
+                .collect(),
+        );
+    }
+    out
 }
 
 fn no_repetition(options: &Options) -> Ruling {

@@ -39,10 +39,13 @@ pub fn forbidden(ruleset: Ruleset, pattern: Pattern) -> bool {
     }
 }
 
-/// Summarises one side's cycle moves.
-pub fn summarise(ruleset: Ruleset, moves: &[&MoveReport]) -> SideSummary {
+/// Summarises one side's cycle moves; `same_piece` says whether all its chases aim at one piece.
+pub fn summarise(ruleset: Ruleset, moves: &[&MoveReport], same_piece: bool) -> SideSummary {
     let kinds: Vec<_> = moves.iter().map(|m| m.kind).collect();
     let pattern = Pattern::from_kinds(&kinds);
+    // AXF forbids a perpetual chase only when it is aimed at the same piece every time.
+    let forbidden = forbidden(ruleset, pattern)
+        && !(ruleset == Ruleset::Axf && pattern == Pattern::PerpetualChase && !same_piece);
     let primary = moves
         .iter()
         .filter(|m| m.kind == super::kinds::MoveKind::Chase)
@@ -57,7 +60,7 @@ pub fn summarise(ruleset: Ruleset, moves: &[&MoveReport]) -> SideSummary {
         });
     SideSummary {
         pattern,
-        forbidden: forbidden(ruleset, pattern),
+        forbidden,
         primary,
     }
 }
