@@ -54,7 +54,11 @@ fn rulings(c: &mut Criterion) {
     let mut timed: Vec<(Duration, &Prepared)> = cases.iter().map(|p| (median_time(p), p)).collect();
     timed.sort_by_key(|(t, _)| *t);
     let median = timed[timed.len() / 2].0;
-    println!("corpus: {} cases; median ruling {:?}; slowest:", timed.len(), median);
+    println!(
+        "corpus: {} cases; median ruling {:?}; slowest:",
+        timed.len(),
+        median
+    );
     for (t, p) in timed.iter().rev().take(5) {
         println!("  {:>10.1?}  {}", t, p.id);
     }

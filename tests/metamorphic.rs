@@ -33,17 +33,40 @@ fn check_symmetry(name: &str, start: &Position, moves: &[Move], options: &Option
         flipped.verdict,
         base.verdict.flip_colors()
     );
-    assert_eq!(flipped.red.pattern, base.black.pattern, "{name}: red label after swap");
-    assert_eq!(flipped.black.pattern, base.red.pattern, "{name}: black label after swap");
+    assert_eq!(
+        flipped.red.pattern, base.black.pattern,
+        "{name}: red label after swap"
+    );
+    assert_eq!(
+        flipped.black.pattern, base.red.pattern,
+        "{name}: black label after swap"
+    );
     let kinds = |r: &Ruling| r.moves.iter().map(|m| m.kind).collect::<Vec<_>>();
-    assert_eq!(kinds(&flipped), kinds(&base), "{name}: move kinds after swap");
+    assert_eq!(
+        kinds(&flipped),
+        kinds(&base),
+        "{name}: move kinds after swap"
+    );
 
     let mirrored_moves: Vec<Move> = moves.iter().map(|m| m.mirror_files()).collect();
     let mirrored = rule(&start.mirror_files(), &mirrored_moves, options);
-    assert_eq!(mirrored.verdict, base.verdict, "{name}: mirror changes the verdict");
-    assert_eq!(mirrored.red.pattern, base.red.pattern, "{name}: mirror changes red's label");
-    assert_eq!(mirrored.black.pattern, base.black.pattern, "{name}: mirror changes black's label");
-    assert_eq!(kinds(&mirrored), kinds(&base), "{name}: mirror changes move kinds");
+    assert_eq!(
+        mirrored.verdict, base.verdict,
+        "{name}: mirror changes the verdict"
+    );
+    assert_eq!(
+        mirrored.red.pattern, base.red.pattern,
+        "{name}: mirror changes red's label"
+    );
+    assert_eq!(
+        mirrored.black.pattern, base.black.pattern,
+        "{name}: mirror changes black's label"
+    );
+    assert_eq!(
+        kinds(&mirrored),
+        kinds(&base),
+        "{name}: mirror changes move kinds"
+    );
 }
 
 /// The case's start and moves; `None` for a case that does not parse (tests/corpus.rs reports it).
@@ -52,7 +75,10 @@ fn case_moves(case: &Case) -> Option<(Position, Vec<Move>)> {
     // Round-trip the ICCS texts through the flip helpers once, so they are exercised too.
     for m in &moves {
         let text = m.to_string();
-        assert_eq!(flip_move(&flip_move(&text, Move::flip_ranks), Move::flip_ranks), text);
+        assert_eq!(
+            flip_move(&flip_move(&text, Move::flip_ranks), Move::flip_ranks),
+            text
+        );
     }
     Some((start, moves))
 }
@@ -126,9 +152,13 @@ fn generated_cycles_are_symmetric() {
         if !ok {
             continue;
         }
-        let Some(a) = reversible(&pos, &mut rng) else { continue };
+        let Some(a) = reversible(&pos, &mut rng) else {
+            continue;
+        };
         let p1 = pos.play(a).expect("legal");
-        let Some(x) = reversible(&p1, &mut rng) else { continue };
+        let Some(x) = reversible(&p1, &mut rng) else {
+            continue;
+        };
         let p2 = p1.play(x).expect("legal");
         let a_back = Move::new(a.to, a.from);
         let Ok(p3) = p2.play(a_back) else { continue };
@@ -155,9 +185,17 @@ fn generated_cycles_are_symmetric() {
                 told_to_change: BySide::default(),
                 ..Options::default()
             };
-            check_symmetry(&format!("generated {} {ruleset}", pos.fen()), &pos, &moves, &options);
+            check_symmetry(
+                &format!("generated {} {ruleset}", pos.fen()),
+                &pos,
+                &moves,
+                &options,
+            );
         }
         made += 1;
     }
-    assert!(made >= 40, "only {made} cycles generated in {attempts} attempts");
+    assert!(
+        made >= 40,
+        "only {made} cycles generated in {attempts} attempts"
+    );
 }
