@@ -212,25 +212,9 @@ fn judge_target(
         (true, chase_reason_en(a, piece), chase_reason_zh(a, piece))
     };
     Target {
-        square: sq,
-        piece,
-        attackers: a.attackers(),
-        defenders: a.defenders.clone(),
-        protection: a.protection,
-        gain: if a.gains {
-            a.best.result.report_value()
-        } else {
-            0
-        },
-        means: Means::Capture,
         new,
-        joint: a.protection == Protection::InsufficientRoot
-            && again.piece_at(a.best.capture.from).is_some_and(|p| {
-                Material::of(p, a.best.capture.from).score() >= Material::of(piece, sq).score()
-            }),
         counted,
-        reason: en,
-        reason_zh: zh,
+        ..a.target(again, piece, (en, zh))
     }
 }
 

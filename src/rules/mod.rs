@@ -254,34 +254,24 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
                 continue;
             }
             if let Some(a) = protection::assess(&p, &graph, sq, options.ruleset) {
-                attacked.push(Target {
-                    square: sq,
-                    piece,
-                    attackers: a.attackers(),
-                    defenders: a.defenders.clone(),
-                    protection: a.protection,
-                    gain: if a.gains {
-                        a.best.result.report_value()
-                    } else {
-                        0
-                    },
-                    means: Means::Capture,
-                    new: false,
-                    joint: false,
-                    counted: false,
-                    reason: format!(
+                let reason = (
+                    format!(
                         "{} {} on {}: {}",
                         piece.color.name(),
                         piece.role.name(),
                         sq,
                         a.protection.name()
                     ),
-                    reason_zh: format!(
+                    format!(
                         "{}{}：{}",
                         piece.color.chinese(),
                         piece.chinese(),
                         a.protection.chinese()
                     ),
+                );
+                attacked.push(Target {
+                    joint: false,
+                    ..a.target(&p, piece, reason)
                 });
             }
         }

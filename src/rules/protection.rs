@@ -4,11 +4,12 @@
 use super::exchange::{Exchange, evaluate_capture, legal_captures};
 use super::graph::{AttackGraph, Relation};
 use super::kinds::Protection;
-use super::report::Defender;
+use super::report::{Defender, Means, Target};
 use super::ruleset::Ruleset;
 use super::search::has_mate_in_one;
 use super::value::Material;
 use crate::moves::Move;
+use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::Square;
 
@@ -33,6 +34,35 @@ impl Assessment {
     /// The mover's pieces that can capture legally.
     pub fn attackers(&self) -> Vec<Square> {
         self.captures.iter().map(|x| x.capture.from).collect()
+    }
+
+    /// The report of this attacked piece, not (yet) counted as a chase; `reason` says why in
+    /// English and Chinese.
+    pub fn target(&self, pos: &Position, piece: Piece, reason: (String, String)) -> Target {
+        let sq = self.square;
+        Target {
+            square: sq,
+            piece,
+            attackers: self.attackers(),
+            defenders: self.defenders.clone(),
+            protection: self.protection,
+            gain: if self.gains {
+                self.best.result.report_value()
+            } else {
+                0
+            },
+            means: Means::Capture,
+            new: false,
+            // The gain comes from numbers, not from a cheaper attacker (联合捉, 2011 24.17).
+            joint: self.protection == Protection::InsufficientRoot
+                && pos.piece_at(self.best.capture.from).is_some_and(|p| {
+                    Material::of(p, self.best.capture.from).score()
+                        >= Material::of(piece, sq).score()
+                }),
+            counted: false,
+            reason: reason.0,
+            reason_zh: reason.1,
+        }
     }
 }
 
