@@ -226,7 +226,9 @@ pub struct Analysis {
 }
 
 /// Analyses `position`, or, if `mv` is given, the position after it, judging the move too.
+/// A move that is not legal in `position` is ignored (callers validate it first).
 pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Analysis {
+    let mv = mv.filter(|m| position.is_legal(*m));
     let mut report = mv.map(|m| classify(position, m, 0, options, Switches::default()));
     if let Some(r) = &mut report {
         annotate(r);
