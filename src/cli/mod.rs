@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod cases;
 mod judge;
+mod load;
 mod perft;
 mod render;
 mod serve;
@@ -28,6 +29,9 @@ enum Command {
     Cases(cases::CasesArgs),
     /// Counts the leaves of the legal move tree to DEPTH (the last line printed is the count).
     Perft(perft::PerftArgs),
+    /// Sends corpus rulings to a loopback `qili serve` with N in flight for S seconds; prints
+    /// requests/s, latency percentiles and errors by gRPC code.
+    Load(load::LoadArgs),
 }
 
 /// Exit code for bad input (a one-line reason goes to stderr).
@@ -41,6 +45,7 @@ pub fn run() -> ExitCode {
         Command::Judge(args) => judge::run(args),
         Command::Cases(args) => cases::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Load(args) => load::run(args),
     };
     match result {
         Ok(code) => code,

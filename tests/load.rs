@@ -1,0 +1,113 @@
+//! `qili load` against a real `qili serve` child on a loopback port, and its refusal of
+//! non-loopback addresses.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const QILI: &str = env!("CARGO_BIN_EXE_qili");
+
+/// A `qili serve` child on an ephemeral loopback port, killed on drop.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(QILI)
+            .args(["serve", "--addr", "127.0.0.1:0", "--log-format", "json"])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start qili serve");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        // The first log line says where it listens.
+        let first = lines.next().expect("a log line").expect("read");
+        let log: serde_json::Value = serde_json::from_str(&first).expect("JSON log line");
+        assert_eq!(log["message"], "serving", "{first}");
+        let addr = log["addr"].as_str().expect("addr").to_string();
+        // Keep draining the log so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
+        Server { child, addr }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The number after `label: ` on its own line of `out`.
+fn figure(out: &str, label: &str) -> u64 {
+    let prefix = format!("{label}: ");
+    out.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no `{label}` line in:\n{out}"))
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("`{label}` is not a number ({e}) in:\n{out}"))
+}
+
+#[test]
+fn load_runs_against_serve_and_reports_ok_calls() {
+    let server = Server::start();
+    let cases = concat!(env!("CARGO_MANIFEST_DIR"), "/cases");
+    let started = Instant::now();
+    let out = Command::new(QILI)
+        .args([
+            "load",
+            "--addr",
+            &server.addr,
+            "--concurrency",
+            "4",
+            "--duration",
+            "1",
+            "--cases",
+            cases,
+        ])
+        .output()
+        .expect("run qili load");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "load did not stop by itself"
+    );
+    let ok = figure(&stdout, "ok");
+    assert!(ok > 0, "{stdout}");
+    assert_eq!(figure(&stdout, "errors"), 0, "{stdout}");
+    assert_eq!(figure(&stdout, "requests"), ok, "{stdout}");
+    assert!(stdout.contains("requests/s: "), "{stdout}");
+    assert!(
+        stdout.contains("p50 ") && stdout.contains("p99 "),
+        "{stdout}"
+    );
+    drop(server);
+}
+
+#[test]
+fn load_refuses_a_non_loopback_address_without_connecting() {
+    for addr in [
+        "10.0.0.1:50051",
+        "http://10.0.0.1:50051",
+        "example.com:50051",
+    ] {
+        let started = Instant::now();
+        let out = Command::new(QILI)
+            .args(["load", "--addr", addr, "--duration", "1"])
+            .output()
+            .expect("run qili load");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{addr}: {stderr}");
+        assert!(stderr.contains("loopback"), "{addr}: {stderr}");
+        assert!(out.stdout.is_empty(), "{addr}: nothing is reported");
+        // Refused before reading cases or connecting: no connect timeout, no run.
+        assert!(started.elapsed() < Duration::from_secs(2), "{addr}");
+    }
+}
