@@ -99,12 +99,14 @@ pub fn classify(
             t.counted = false;
             t.reason = "a pawn move that wins material only through other pieces' checks is idle (2011 26.7)".into();
             t.reason_zh = "兵（卒）走动后借他子连续照将得子，按闲处理（2011 26.7）".into();
+            t.article = Some("2011 26.7".into());
         } else if options.defensive_key_point.get(mover)
             && matches!(t.piece.role, Role::Advisor | Role::Elephant)
         {
             t.counted = false;
             t.reason = "the mover holds a defensive key point; attacks on advisors and elephants are idle (27.3)".into();
             t.reason_zh = "占据防守要点，附带捉士相按闲处理（27.3）".into();
+            t.article = Some("27.3".into());
         }
         chase = t.counted;
         report.targets.push(t);
@@ -158,18 +160,21 @@ fn judge_target(
             _ => true,
         })
         .collect();
-    let (counted, en, zh): (bool, String, String) = if !a.gains {
+    let chinese = ruleset != Ruleset::Axf;
+    let (counted, en, zh, article): (bool, String, String, Option<&'static str>) = if !a.gains {
         if a.captures.iter().all(|x| x.mated_after) {
             (
                 false,
                 "capturing it would let the opponent mate at once (29.4, item 7)".into(),
                 "吃子后立即被将死（29.4、细则7）".into(),
+                chinese.then_some("item 7"),
             )
         } else {
             (
                 false,
                 "the exchange on its square wins nothing".into(),
                 "兑换后不得子".into(),
+                None,
             )
         }
     } else if old {
@@ -177,6 +182,7 @@ fn judge_target(
             false,
             "it could already be won before this move (从捉到捉, item 6)".into(),
             "走子前已可得此子（从捉到捉，细则6）".into(),
+            chinese.then_some("item 6"),
         )
     } else if counting.is_empty() {
         let by_king = a
@@ -188,12 +194,22 @@ fn judge_target(
                 false,
                 "only the king attacks it; the king's attacks alone are idle (27.1)".into(),
                 "帅（将）本身叫吃，按闲处理（27.1）".into(),
+                Some(if ruleset == Ruleset::Cxa2011 {
+                    "2011 26.1"
+                } else {
+                    "27.1"
+                }),
             )
         } else {
             (
                 false,
                 "only a pawn attacks it; a pawn's attacks alone are idle (27.2)".into(),
                 "兵（卒）本身捉子，按闲处理（27.2）".into(),
+                Some(if ruleset == Ruleset::Cxa2011 {
+                    "2011 26.1"
+                } else {
+                    "27.2"
+                }),
             )
         }
     } else if options.defensive_key_point.get(mover)
@@ -203,17 +219,29 @@ fn judge_target(
             false,
             "the mover holds a defensive key point; attacks on advisors and elephants are idle (27.3)".into(),
             "占据防守要点，附带捉士相按闲处理（27.3）".into(),
+            Some(if ruleset == Ruleset::Cxa2011 { "2011 26.2" } else { "27.3" }),
         )
     } else if let Some(reason) =
         profile_exception(before, after, m, again, graph, a, piece, &counting, ruleset)
     {
-        (false, reason.0, reason.1)
+        (false, reason.0, reason.1, Some(reason.2))
     } else {
-        (true, chase_reason_en(a, piece), chase_reason_zh(a, piece))
+        let article = match ruleset {
+            Ruleset::Cxa1999 => "28.3",
+            Ruleset::Cxa2011 => "2011 24.3",
+            Ruleset::Axf => "AXF 7",
+        };
+        (
+            true,
+            chase_reason_en(a, piece),
+            chase_reason_zh(a, piece),
+            Some(article),
+        )
     };
     Target {
         new,
         counted,
+        article: article.map(String::from),
         ..a.target(again, piece, (en, zh))
     }
 }
@@ -260,7 +288,7 @@ fn profile_exception(
     piece: Piece,
     counting: &[&super::exchange::Exchange],
     ruleset: Ruleset,
-) -> Option<(String, String)> {
+) -> Option<(String, String, &'static str)> {
     if ruleset == Ruleset::Axf {
         return axf_exception(after, again, piece, counting);
     }
@@ -273,6 +301,7 @@ fn profile_exception(
         return Some((
             "a pawn move that wins material only through another piece's attack is idle (2011 26.7)".into(),
             "兵（卒）走动后借他子得子，按闲处理（2011 26.7）".into(),
+            "2011 26.7",
         ));
     }
     // 26.9: a same-type piece that can take back offers an exchange, unless taking costs material.
@@ -293,6 +322,7 @@ fn profile_exception(
                 "a piece of the same kind that can take back: an exchange offer, idle (2011 26.9)"
                     .into(),
                 "同兵种可互吃，邀兑按闲处理（2011 26.9）".into(),
+                "2011 26.9",
             ));
         }
     }
@@ -313,6 +343,7 @@ fn profile_exception(
                 "the chasing piece is a protector and the exchange that follows loses (2011 26.5)"
                     .into(),
                 "作根之子捉子，交换后失子，按闲处理（2011 26.5）".into(),
+                "2011 26.5",
             ));
         }
     }
@@ -326,7 +357,7 @@ fn axf_exception(
     again: &Position,
     piece: Piece,
     counting: &[&super::exchange::Exchange],
-) -> Option<(String, String)> {
+) -> Option<(String, String, &'static str)> {
     let counts = counting.iter().any(|x| {
         let Some(role) = again.piece_at(x.capture.from).map(|p| p.role) else {
             return false;
@@ -349,11 +380,13 @@ fn axf_exception(
         Some((
             "a piece of the same kind that can take back, or is protected: an exchange offer, not a chase (AXF)".into(),
             "同兵种可互吃或有根，属兑子，不算捉（亚洲规则）".into(),
+            "AXF 7",
         ))
     } else {
         Some((
             "it is protected; under AXF only unprotected pieces, and rooks attacked by horses or cannons, are chased".into(),
             "有根子；亚洲规则只有无根子及被马炮攻击的车算被捉".into(),
+            "AXF 7",
         ))
     }
 }
@@ -404,6 +437,14 @@ fn chase_by_checks(before: &Position, again: &Position, options: &Options) -> Op
             piece.role.name()
         ),
         reason_zh: format!("可连续照将得{}（29.1）", piece.chinese()),
+        article: Some(
+            if options.ruleset == Ruleset::Cxa2011 {
+                "2011 24.3"
+            } else {
+                "29.1"
+            }
+            .to_string(),
+        ),
     })
 }
 

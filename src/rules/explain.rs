@@ -56,6 +56,50 @@ pub fn article(id: &str) -> Article {
             "走子兼具多种作用，从重称呼和裁处",
             "a move with several effects is judged by the heaviest",
         ),
+        "28.1" => (
+            "走子直接攻击对方帅（将），称为将",
+            "a move that attacks the enemy king is a check",
+        ),
+        "28.2" => (
+            "走子企图在下一着照将或连续照将将死对方，称为杀",
+            "a move that threatens mate next move by a check or a series of checks is a mate threat",
+        ),
+        "28.3" => (
+            "走子后下一着能吃掉对方无根子（含连续照将、连续交换），称为捉",
+            "a move after which the mover could next move win an unprotected piece (also by a series of checks or exchanges) is a chase",
+        ),
+        "29.1" => (
+            "捉子形式：直接吃子、连续照将吃子、完整交换得子",
+            "a chase wins material directly, after a series of checks, or after a complete exchange",
+        ),
+        "2011 24.3" => (
+            "走子后，所走之子或因此走动而显露之子下一着能吃子或得子，称为捉",
+            "a move after which the moved piece, or one it uncovered, could next move capture or win material is a chase",
+        ),
+        "2011 26.1" => (
+            "帅（将）、兵（卒）本身长捉按闲处理",
+            "the king and pawns may chase by themselves: idle",
+        ),
+        "2011 26.2" => (
+            "占据守和要点，附带捉士相按闲处理",
+            "holding the key drawing point: incidental attacks on advisors and elephants are idle",
+        ),
+        "2011 26.5" => (
+            "作根之子或被牵制之子捉子，交换后须不失子方为捉",
+            "a chase by a protector or a pinned piece counts only if the exchange that follows is even or better",
+        ),
+        "2011 26.7" => (
+            "兵（卒）走动借他子闪击或双击得子，按闲处理",
+            "a pawn move that wins only through another piece's discovered or forking attack is idle",
+        ),
+        "2011 26.9" => (
+            "同兵种邀兑，接受后不致被将死或失子者，按闲处理",
+            "a same-type exchange offer that the opponent can accept without loss is idle",
+        ),
+        "AXF 7" => (
+            "被捉之子须为无根子，或被马炮攻击的车；同兵种互吃属兑子",
+            "a chase counts against an unprotected piece, or a rook attacked by a horse or cannon; same-type pieces that can take each other offer an exchange",
+        ),
         "item 6" => ("从捉到捉按闲处理", "from chase to chase is idle"),
         "item 7" => (
             "吃子后立即被将死者，按闲处理",
@@ -114,6 +158,31 @@ pub fn article(id: &str) -> Article {
         en: en.to_string(),
     }
 }
+
+/// The static id of a known article, for citing it.
+pub fn known_article(id: &str) -> Option<&'static str> {
+    KNOWN.iter().copied().find(|k| *k == id)
+}
+
+const KNOWN: [&str; 17] = [
+    "28.3",
+    "29.1",
+    "27.1",
+    "27.2",
+    "27.3",
+    "item 6",
+    "item 7",
+    "2011 24.3",
+    "2011 26.1",
+    "2011 26.2",
+    "2011 26.5",
+    "2011 26.7",
+    "2011 26.9",
+    "AXF 7",
+    "28.1",
+    "28.2",
+    "4.1.7",
+];
 
 /// The verdict in Chinese.
 pub fn verdict_zh(v: Verdict) -> &'static str {

@@ -133,6 +133,22 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
             "2011 24.13"
         });
     }
+    // The articles that named the moves: terms for checks and mate threats (1999), and whatever
+    // decided each attacked piece.
+    for r in &reports {
+        if ruleset == Ruleset::Cxa1999 {
+            match r.kind {
+                MoveKind::Check => ids.push("28.1"),
+                MoveKind::MateThreat => ids.push("28.2"),
+                _ => {}
+            }
+        }
+        for t in &r.targets {
+            if let Some(a) = t.article.as_deref().and_then(explain::known_article) {
+                ids.push(a);
+            }
+        }
+    }
     ids.extend(extra_articles);
     if ruleset == Ruleset::Axf
         && Color::ALL
@@ -142,6 +158,8 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         ids.push("AXF 6");
     }
     ids.extend(decision.articles.iter().copied());
+    let mut seen = std::collections::HashSet::new();
+    ids.retain(|id| seen.insert(*id));
     let articles: Vec<Article> = ids.into_iter().map(explain::article).collect();
     let (explanation_zh, explanation_en) = explain::explain(
         decision.verdict,

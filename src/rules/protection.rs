@@ -62,6 +62,7 @@ impl Assessment {
             counted: false,
             reason: reason.0,
             reason_zh: reason.1,
+            article: None,
         }
     }
 }

@@ -77,6 +77,8 @@ pub struct Target {
     pub reason: String,
     /// The same in Chinese.
     pub reason_zh: String,
+    /// The article that decides whether it counts, if one does.
+    pub article: Option<String>,
 }
 
 /// The bounded mate search made for a move.
