@@ -7,10 +7,10 @@ use super::pb;
 use super::pb::qili_server::QiliServer;
 use std::future::Future;
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::Status;
 use tonic::codegen::http;
 use tonic::transport::Server;
+use tonic::transport::server::TcpIncoming;
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -96,7 +96,11 @@ pub async fn serve_with_listener(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(qili)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signalled);
+        // TCP_NODELAY: without it small responses wait for the client's delayed ACK (~40 ms a call).
+        .serve_with_incoming_shutdown(
+            TcpIncoming::from(listener).with_nodelay(Some(true)),
+            signalled,
+        );
 
     // Calls still running `drain` after the signal are cut off, so shutdown always ends.
     let mut stop = stop_rx;
