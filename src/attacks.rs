@@ -96,6 +96,26 @@ impl Threats {
     }
 }
 
+/// Whether the pseudo-legal move `from`–`to` of `board`'s piece on `from` attacks the enemy king
+/// on `king` afterwards (gives check), worked out on the masks without playing it.
+#[inline]
+pub fn gives_check(board: &Board, from: Square, to: Square, king: Square) -> bool {
+    let Some(piece) = board.get(from) else {
+        return false;
+    };
+    let (f, t) = (1u128 << from.index(), 1u128 << to.index());
+    let occ = (board.occupied() & !f) | t;
+    let mut threats = Threats::of(board, piece.color).without(f);
+    match piece.role {
+        Role::Rook | Role::King => threats.lines |= t,
+        Role::Cannon => threats.cannons |= t,
+        Role::Horse => threats.horses |= t,
+        Role::Pawn => threats.pawns |= t,
+        Role::Advisor | Role::Elephant => {}
+    }
+    threats.attack(occ, king.index())
+}
+
 /// The mask of point `i`, empty for the off-board index `NONE`.
 #[inline(always)]
 pub(crate) const fn bit(i: u8) -> u128 {

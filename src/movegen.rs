@@ -7,7 +7,7 @@
 //! check are tried on the occupancy masks.
 
 use crate::attacks::{
-    Threats, bit, cannon_attacks, elephant_attacks, first, horse_attacks, rook_attacks,
+    Threats, bit, cannon_attacks, elephant_attacks, first, gives_check, horse_attacks, rook_attacks,
 };
 use crate::board::{Board, Squares};
 use crate::color::Color;
@@ -68,6 +68,13 @@ pub(crate) struct Safety {
     pub pinned: u128,
     /// Empty points where a piece would become the screen of a cannon aimed at the king.
     pub screens: u128,
+    /// Number of pieces giving check.
+    pub checkers: u8,
+    /// Under a single check: the points where a piece other than the king can meet it (the
+    /// checker, the points between, a horse's leg).
+    pub evasion: u128,
+    /// Under a single cannon check: the screen, free to go anywhere.
+    pub free: u128,
 }
 
 impl Safety {
@@ -78,6 +85,9 @@ impl Safety {
             in_check: false,
             pinned: 0,
             screens: 0,
+            checkers: 0,
+            evasion: 0,
+            free: 0,
         };
         let sliders = threats.lines | threats.cannons;
         s.ray::<0>(occ, king, threats, sliders);
@@ -89,17 +99,38 @@ impl Safety {
                 if threats.horses & HORSE_BY_DIAG[king][j] != 0 {
                     let leg = bit(DIAG[king][j]);
                     if occ & leg == 0 {
-                        s.in_check = true;
+                        let horses = threats.horses & HORSE_BY_DIAG[king][j];
+                        s.check(horses.count_ones() as u8, horses | leg);
                     } else {
                         s.pinned |= leg;
                     }
                 }
             }
         }
-        if threats.pawns & PAWN_ATTACKERS[threats.color.index()][king] != 0 {
-            s.in_check = true;
+        let pawns = threats.pawns & PAWN_ATTACKERS[threats.color.index()][king];
+        if pawns != 0 {
+            s.check(pawns.count_ones() as u8, pawns);
         }
         s
+    }
+
+    /// Records `n` checking pieces, met by moving onto `evasion`.
+    #[inline(always)]
+    fn check(&mut self, n: u8, evasion: u128) {
+        self.in_check = true;
+        self.checkers += n;
+        self.evasion |= evasion;
+    }
+
+    /// The destinations worth trying for a piece on `f` other than the king: under a single check
+    /// only those that meet it; otherwise all.
+    #[inline(always)]
+    fn useful(&self, f: usize) -> u128 {
+        if self.checkers == 1 && self.free & (1u128 << f) == 0 {
+            self.evasion
+        } else {
+            !0
+        }
     }
 
     /// The first three pieces out from the king along `D` decide pins, screens and checks.
@@ -113,7 +144,7 @@ impl Safety {
         let b1 = first::<D>(blockers);
         let m1 = 1u128 << b1;
         if t.lines & m1 != 0 {
-            self.in_check = true;
+            self.check(1, ray ^ RAYS[D][b1]);
             return;
         }
         let after1 = RAYS[D][b1];
@@ -128,7 +159,8 @@ impl Safety {
         let b2 = first::<D>(rest);
         let m2 = 1u128 << b2;
         if t.cannons & m2 != 0 {
-            self.in_check = true;
+            self.check(1, (ray ^ RAYS[D][b2]) & !m1);
+            self.free |= m1;
             return;
         }
         if t.lines & m2 != 0 {
@@ -153,19 +185,26 @@ fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats)
 }
 
 /// Visits the legal moves of `us` with the king on `king`, as (from, targets) groups that are all
-/// legal, so counting needs no list.
+/// legal, so counting needs no list. `restrict(from)` limits the destinations looked at (all ones
+/// for every move); `visit` returns true to stop early, and then so does this function.
 #[inline(always)]
-fn legal_groups(board: &Board, us: Color, king: Square, mut visit: impl FnMut(usize, u128)) {
+fn legal_groups(
+    board: &Board,
+    us: Color,
+    king: Square,
+    restrict: impl Fn(usize) -> u128,
+    mut visit: impl FnMut(usize, u128) -> bool,
+) -> bool {
     let occ = board.occupied();
     let own = board.color_mask(us);
     let threats = Threats::of(board, !us);
     let k = king.index();
     let safety = Safety::of(occ, k, &threats);
     // Moves that may expose the king are tried; the rest are legal as they are.
-    let mut emit = |f: usize, all: u128| {
-        let all = all & !own;
+    let mut emit = |f: usize, all: u128| -> bool {
+        let all = all & !own & restrict(f) & safety.useful(f);
         if all == 0 {
-            return;
+            return false;
         }
         let risky = if safety.in_check || safety.pinned & (1u128 << f) != 0 {
             all
@@ -181,41 +220,52 @@ fn legal_groups(board: &Board, us: Color, king: Square, mut visit: impl FnMut(us
                 ok |= 1u128 << to;
             }
         }
-        if ok != 0 {
-            visit(f, ok);
-        }
+        ok != 0 && visit(f, ok)
     };
     let mine = |role: Role| own & board.role_mask(role);
     for f in Indices(mine(Role::Rook)) {
-        emit(f, rook_attacks(occ, f));
+        if emit(f, rook_attacks(occ, f)) {
+            return true;
+        }
     }
     for f in Indices(mine(Role::Cannon)) {
-        emit(f, cannon_attacks(occ, f));
+        if emit(f, cannon_attacks(occ, f)) {
+            return true;
+        }
     }
     for f in Indices(mine(Role::Horse)) {
-        emit(f, horse_attacks(occ, f));
+        if emit(f, horse_attacks(occ, f)) {
+            return true;
+        }
     }
     for f in Indices(mine(Role::Pawn)) {
-        emit(f, PAWN_MASK[us.index()][f]);
+        if emit(f, PAWN_MASK[us.index()][f]) {
+            return true;
+        }
     }
     for f in Indices(mine(Role::Elephant)) {
-        emit(f, elephant_attacks(occ, f));
+        if emit(f, elephant_attacks(occ, f)) {
+            return true;
+        }
     }
     for f in Indices(mine(Role::Advisor)) {
-        emit(f, ADVISOR_MASK[f]);
+        if emit(f, ADVISOR_MASK[f]) {
+            return true;
+        }
     }
     // King moves are always tried.
     for f in Indices(mine(Role::King)) {
         let mut ok = 0;
-        for to in Indices(KING_MASK[f] & !own) {
+        for to in Indices(KING_MASK[f] & !own & restrict(f)) {
             if safe_after(occ, k, f, to, &threats) {
                 ok |= 1u128 << to;
             }
         }
-        if ok != 0 {
-            visit(f, ok);
+        if ok != 0 && visit(f, ok) {
+            return true;
         }
     }
+    false
 }
 
 /// Point indices of a mask, lowest first.
@@ -236,11 +286,30 @@ impl Iterator for Indices {
 
 /// Appends the legal moves of `us`, whose king is on `king`.
 pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
-    legal_groups(board, us, king, |from, to| {
+    legal_masked(board, us, king, |_| !0, out);
+}
+
+/// Appends the legal moves of `us` whose destinations lie in `restrict(from)`; a cheap pre-filter
+/// for searches that want only some moves (checks, say).
+#[inline]
+pub fn legal_masked(
+    board: &Board,
+    us: Color,
+    king: Square,
+    restrict: impl Fn(usize) -> u128,
+    out: &mut MoveList,
+) {
+    legal_groups(board, us, king, restrict, |from, to| {
         if let Some(from) = Square::from_index(from) {
             push_all(from, to, out);
         }
+        false
     });
+}
+
+/// Whether `us` has any legal move, stopping at the first one found.
+pub fn any_legal(board: &Board, us: Color, king: Square) -> bool {
+    legal_groups(board, us, king, |_| !0, |_, _| true)
 }
 
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
@@ -271,9 +340,139 @@ pub fn retain_legal(board: &Board, us: Color, king: Square, moves: &mut MoveList
     });
 }
 
+/// Where checks on one king can come from: the points each kind of piece checks from, the
+/// empty points where any piece would become a cannon's screen, and the pieces whose departure
+/// may uncover a check (a rook's or cannon's line, a horse's leg).
+struct CheckSources {
+    rook: u128,
+    cannon: u128,
+    horse: u128,
+    pawn: u128,
+    screen: u128,
+    uncover: u128,
+}
+
+impl CheckSources {
+    /// The sources of checks by `us` on the enemy king on `k`.
+    fn of(board: &Board, us: Color, k: usize) -> CheckSources {
+        let occ = board.occupied();
+        let own = board.color_mask(us);
+        let mine = |role: Role| own & board.role_mask(role);
+        let mut s = CheckSources {
+            rook: rook_attacks(occ, k),
+            cannon: 0,
+            horse: 0,
+            pawn: PAWN_ATTACKERS[us.index()][k],
+            screen: 0,
+            uncover: 0,
+        };
+        let lines = mine(Role::Rook) | mine(Role::King);
+        let cannons = mine(Role::Cannon);
+        s.ray::<0>(occ, own, k, lines, cannons);
+        s.ray::<1>(occ, own, k, lines, cannons);
+        s.ray::<2>(occ, own, k, lines, cannons);
+        s.ray::<3>(occ, own, k, lines, cannons);
+        let horses = mine(Role::Horse);
+        for j in 0..4 {
+            let leg = bit(DIAG[k][j]);
+            if occ & leg == 0 {
+                s.horse |= HORSE_BY_DIAG[k][j];
+            } else if horses & HORSE_BY_DIAG[k][j] != 0 {
+                s.uncover |= leg & own;
+            }
+        }
+        s
+    }
+
+    /// The first three pieces out from the king along `D`.
+    #[inline(always)]
+    fn ray<const D: usize>(&mut self, occ: u128, own: u128, k: usize, lines: u128, cannons: u128) {
+        let ray = RAYS[D][k];
+        let blockers = ray & occ;
+        if blockers == 0 {
+            return;
+        }
+        let b1 = first::<D>(blockers);
+        let m1 = 1u128 << b1;
+        if cannons & m1 != 0 {
+            // Any piece put between would be the screen; the cannon itself may also step back
+            // along the line behind the next piece.
+            self.screen |= ray ^ RAYS[D][b1] ^ m1;
+            self.uncover |= m1;
+        }
+        let beyond = RAYS[D][b1];
+        let rest = beyond & occ;
+        if rest == 0 {
+            self.cannon |= beyond;
+            return;
+        }
+        let b2 = first::<D>(rest);
+        let m2 = 1u128 << b2;
+        // From beyond the first piece up to the second, a cannon would have one screen.
+        self.cannon |= beyond ^ RAYS[D][b2];
+        if lines & m2 != 0 {
+            self.uncover |= m1 & own;
+        }
+        let rest = RAYS[D][b2] & occ;
+        if rest != 0 && cannons & (1u128 << first::<D>(rest)) != 0 {
+            // Either of two screens leaving would leave exactly one.
+            self.uncover |= (m1 | m2) & own;
+        }
+    }
+}
+
+/// Appends the legal moves of `us` (king on `ours`) that check the enemy king on `theirs` (将).
+/// Only moves to or from the points a check can come from are tried, so a search by checks does
+/// not generate every move.
+pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut MoveList) {
+    let occ = board.occupied();
+    let own = board.color_mask(us);
+    let src = CheckSources::of(board, us, theirs.index());
+    let threats = Threats::of(board, !us);
+    for from in Squares(own) {
+        let Some(piece) = board.get(from) else {
+            continue;
+        };
+        let f = from.index();
+        let direct = match piece.role {
+            Role::Rook => src.rook,
+            Role::Cannon => src.cannon,
+            Role::Horse => src.horse,
+            Role::Pawn => src.pawn,
+            // A king never checks by itself (that would be the flying general on its own king).
+            Role::King | Role::Advisor | Role::Elephant => 0,
+        };
+        let mut to = targets(occ, f, piece.role, us) & !own;
+        if src.uncover & (1u128 << f) == 0 {
+            to &= direct | src.screen;
+        }
+        for dest in Squares(to) {
+            let t = dest.index();
+            let k = if piece.role == Role::King {
+                t
+            } else {
+                ours.index()
+            };
+            if gives_check(board, from, dest, theirs) && safe_after(occ, k, f, t, &threats) {
+                // Cannot overflow: a side's checks are fewer than MAX_MOVES.
+                let _ = out.try_push(Move::new(from, dest));
+            }
+        }
+    }
+}
+
 /// Counts the legal moves without storing them (perft's last ply).
 pub fn count_legal(board: &Board, us: Color, king: Square) -> usize {
     let mut n = 0;
-    legal_groups(board, us, king, |_, to| n += to.count_ones() as usize);
+    legal_groups(
+        board,
+        us,
+        king,
+        |_| !0,
+        |_, to| {
+            n += to.count_ones() as usize;
+            false
+        },
+    );
     n
 }

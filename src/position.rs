@@ -196,7 +196,7 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        movegen::any_legal(&self.board, self.turn, self.king(self.turn))
     }
 
     /// Checks `m` for legality, saying why it is not legal.

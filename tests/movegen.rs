@@ -223,6 +223,46 @@ fn make_unmake_restores_position_and_hash() {
     }
 }
 
+/// The checking moves found from the points checks come from, compared with every legal move
+/// played and tested, over random games from the reference positions, with the turn also passed
+/// (so the side that just moved looks for checks, as the mate-threat search does).
+#[test]
+fn check_generator_finds_every_check() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut seen = 0;
+    let starts: Vec<Position> = reference()
+        .iter()
+        .step_by(5)
+        .map(|(fen, _)| position(fen))
+        .chain([Position::start()])
+        .collect();
+    for start in starts {
+        let mut pos = start;
+        for _ in 0..60 {
+            for p in [Some(pos), pos.with_turn_passed()].into_iter().flatten() {
+                let us = p.turn();
+                let mut brute: Vec<String> = p
+                    .legal_moves()
+                    .iter()
+                    .filter(|m| p.play(**m).is_ok_and(|q| q.is_check()))
+                    .map(|m| m.to_string())
+                    .collect();
+                brute.sort();
+                let mut found = MoveList::new();
+                movegen::checks(p.board(), us, p.king(us), p.king(!us), &mut found);
+                assert_eq!(sorted(&found), brute, "{}", p.fen());
+                seen += brute.len();
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]).expect("legal");
+        }
+    }
+    assert!(seen > 500, "only {seen} checks met");
+}
+
 #[test]
 fn play_counts_moves_and_captures() {
     let pos = Position::start();

@@ -1,12 +1,13 @@
 //! Bounded searches by checks: mate in one, forced mate by a series of checks (杀), and the
 //! helpers they share. Every search counts its nodes against a budget.
 
+use crate::attacks::gives_check;
+use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::square::Square;
 
 /// Entries of the table that remembers solved defender nodes within one search.
-const TABLE_SIZE: usize = 1 << 10;
+const TABLE_SIZE: usize = 1 << 8;
 
 /// Remembers, per position, the plies within which it is known mated or known not mated, so the
 /// many transpositions of a checking sequence are solved once.
@@ -76,49 +77,31 @@ impl Budget {
     }
 }
 
-/// Whether `m` could possibly give check to the king on `king`: it lands on or leaves the king's file
-/// or rank (lines, screens, pawns), lands where a horse checks, or leaves a horse leg. A cheap filter
-/// before playing the move.
-#[inline]
-fn may_check(king: Square, m: Move) -> bool {
-    let line = |sq: Square| {
-        sq.file() == king.file()
-            || sq.rank() == king.rank()
-            || (sq.file().abs_diff(king.file()) == 1 && sq.rank().abs_diff(king.rank()) == 1)
-    };
-    let (df, dr) = (
-        m.to.file().abs_diff(king.file()),
-        m.to.rank().abs_diff(king.rank()),
-    );
-    line(m.from) || line(m.to) || (df, dr) == (1, 2) || (df, dr) == (2, 1)
-}
-
 /// The legal moves of the side to move that check the enemy king.
 pub fn checking_moves(pos: &Position) -> MoveList {
-    let king = pos.king(!pos.turn());
-    let mut p = *pos;
+    let us = pos.turn();
     let mut out = MoveList::new();
-    for m in pos.legal_moves() {
-        if !may_check(king, m) {
-            continue;
-        }
-        let undo = p.play_unchecked(m);
-        if p.is_check() {
-            out.push(m);
-        }
-        p.undo(m, undo);
-    }
+    movegen::checks(pos.board(), us, pos.king(us), pos.king(!us), &mut out);
     out
 }
 
 /// Whether the side to move can mate at once: a move after which the opponent has no legal move
 /// (checkmate, or 困毙 which also loses).
 pub fn has_mate_in_one(pos: &Position) -> bool {
+    // A quiet move rarely stalemates; it is only tried when the defender has little left (a
+    // capture may take one more away).
+    let quiet_too = pos.board().pieces_of(!pos.turn()).count() <= 4;
+    let moves = if quiet_too {
+        pos.legal_moves()
+    } else {
+        checking_moves(pos)
+    };
+    let king = pos.king(!pos.turn());
     let mut p = *pos;
-    for m in pos.legal_moves() {
+    for m in moves {
+        let check = !quiet_too || gives_check(pos.board(), m.from, m.to, king);
         let undo = p.play_unchecked(m);
-        // A quiet move rarely stalemates; only test it when the defender has little left.
-        let mated = (p.is_check() || few_pieces(&p)) && !p.has_legal_move();
+        let mated = (check || few_pieces(&p)) && !p.has_legal_move();
         p.undo(m, undo);
         if mated {
             return true;
@@ -186,24 +169,36 @@ fn defender_is_mated(
     if !budget.tick() {
         return false;
     }
-    let replies = pos.legal_moves();
-    let mut mated = true;
-    if !replies.is_empty() {
-        mated = plies >= 2;
-        for r in replies {
-            if !mated {
-                break;
-            }
-            let undo = pos.play_unchecked(r);
-            mated = attacker_mates(pos, plies - 1, budget, table);
-            pos.undo(r, undo);
-        }
-    }
+    let mated = if plies < 2 {
+        // No time left for another check: mated only if there is no reply at all.
+        !pos.has_legal_move()
+    } else {
+        every_reply_mated(pos, plies, budget, table)
+    };
     // An answer cut short by the budget is not stored.
     if !budget.exhausted {
         table.store(pos.hash(), plies, mated);
     }
     mated
+}
+
+/// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
+/// has none.
+fn every_reply_mated(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    table: &mut Table,
+) -> bool {
+    for r in pos.legal_moves() {
+        let undo = pos.play_unchecked(r);
+        let mated = attacker_mates(pos, plies - 1, budget, table);
+        pos.undo(r, undo);
+        if !mated {
+            return false;
+        }
+    }
+    true
 }
 
 /// The attacker is to move: does some check lead to mate within `plies` plies?
