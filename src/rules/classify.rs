@@ -8,7 +8,7 @@ use super::protection::{Assessment, assess, winnable};
 use super::report::{Means, MoveReport, SearchReport, Target};
 use super::request::Options;
 use super::ruleset::Ruleset;
-use super::search::{Budget, mate_by_checks};
+use super::search::{Budget, checking_moves, mate_by_checks};
 use super::tactics::{best_direct, gain_by_checks};
 use super::value::Material;
 use crate::color::Color;
@@ -405,6 +405,9 @@ fn protects_attacked(pos: &Position, graph: &AttackGraph, sq: crate::square::Squ
 fn chase_by_checks(before: &Position, again: &Position, options: &Options) -> Option<Target> {
     let ruleset = options.ruleset;
     let plies = options.limits.check_gain_plies;
+    if checking_moves(again).is_empty() {
+        return None;
+    }
     let mut budget = Budget::new(options.limits.check_gain_nodes);
     let direct_now = best_direct(again, ruleset, &mut budget).material;
     let line = gain_by_checks(again, plies, ruleset, &mut budget)?;

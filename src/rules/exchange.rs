@@ -61,6 +61,10 @@ pub struct Exchange {
 /// Plays the capture `m` on its square and evaluates the exchange from the capturer's side.
 /// The defender's recaptures that would let the capturer mate at once do not count (假根).
 pub fn evaluate_capture(pos: &Position, m: Move) -> Exchange {
+    super::memo::exchange(pos.hash(), m, || exchange(pos, m))
+}
+
+fn exchange(pos: &Position, m: Move) -> Exchange {
     let sq = m.to;
     let victim = pos.piece_at(sq);
     let mut after = *pos;

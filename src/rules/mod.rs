@@ -19,6 +19,7 @@ mod exchange;
 mod explain;
 mod graph;
 mod kinds;
+mod memo;
 mod protection;
 mod report;
 mod request;
@@ -52,6 +53,7 @@ pub fn adjudicate(request: &Request) -> Result<Ruling, RequestError> {
 
 /// Rules on `moves` (all legal) played from `start`.
 pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
+    memo::begin();
     let ruleset = options.ruleset;
     let Some(cycle) = find_cycle(start, moves) else {
         return no_repetition(options);
@@ -246,6 +248,7 @@ pub struct Analysis {
 /// Analyses `position`, or, if `mv` is given, the position after it, judging the move too.
 /// A move that is not legal in `position` is ignored (callers validate it first).
 pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Analysis {
+    memo::begin();
     let mv = mv.filter(|m| position.is_legal(*m));
     let mut report = mv.map(|m| classify(position, m, 0, options, Switches::default()));
     if let Some(r) = &mut report {

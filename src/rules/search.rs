@@ -88,6 +88,10 @@ pub fn checking_moves(pos: &Position) -> MoveList {
 /// Whether the side to move can mate at once: a move after which the opponent has no legal move
 /// (checkmate, or 困毙 which also loses).
 pub fn has_mate_in_one(pos: &Position) -> bool {
+    super::memo::mate_in_one(pos.hash(), || mate_in_one(pos))
+}
+
+fn mate_in_one(pos: &Position) -> bool {
     // A quiet move rarely stalemates; it is only tried when the defender has little left (a
     // capture may take one more away).
     let quiet_too = pos.board().pieces_of(!pos.turn()).count() <= 4;
