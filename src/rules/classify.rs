@@ -17,6 +17,7 @@ use crate::moves::{Move, MoveList};
 use crate::notation::{Notation, write_move};
 use crate::piece::{Piece, Role};
 use crate::position::Position;
+use crate::square::Square;
 
 /// Per-side switches that the verdict may turn on for a second pass.
 #[derive(Copy, Clone, Debug, Default)]
@@ -100,6 +101,14 @@ pub fn classify(
             t.reason = "a pawn move that wins material only through other pieces' checks is idle (2011 26.7)".into();
             t.reason_zh = "兵（卒）走动后借他子连续照将得子，按闲处理（2011 26.7）".into();
             t.article = Some("2011 26.7".into());
+        } else if ruleset == Ruleset::Axf
+            && let Some(cannon) = rook_pinned_by_cannon(before, m)
+        {
+            let (en, zh, article) = pinned_rook_reason(cannon);
+            t.counted = false;
+            t.reason = en;
+            t.reason_zh = zh;
+            t.article = Some(article.into());
         } else if options.defensive_key_point.get(mover)
             && matches!(t.piece.role, Role::Advisor | Role::Elephant)
         {
@@ -276,10 +285,11 @@ fn chase_reason_zh(a: &Assessment, piece: Piece) -> String {
     format!("捉{}{}", a.protection.chinese(), piece.chinese())
 }
 
-/// Exceptions of the 2011 rules (26.5, 26.7, 26.9). `None`: the target counts.
+/// Exceptions of the 2011 rules (26.5, 26.7, 26.9) and of AXF (`axf_exception`, AXF 8). `None`:
+/// the target counts.
 #[allow(clippy::too_many_arguments)]
 fn profile_exception(
-    _before: &Position,
+    before: &Position,
     after: &Position,
     m: Move,
     again: &Position,
@@ -290,7 +300,8 @@ fn profile_exception(
     ruleset: Ruleset,
 ) -> Option<(String, String, &'static str)> {
     if ruleset == Ruleset::Axf {
-        return axf_exception(after, again, piece, counting);
+        return axf_exception(after, again, piece, counting)
+            .or_else(|| rook_pinned_by_cannon(before, m).map(pinned_rook_reason));
     }
     if ruleset != Ruleset::Cxa2011 {
         return None;
@@ -389,6 +400,54 @@ fn axf_exception(
             "AXF 7",
         ))
     }
+}
+
+/// AXF: "a rook pinned along a line by a cannon is not chasing when it moves along that line". The
+/// piece moved by `m` in `before` is a rook, its own king and an enemy cannon stand on the line of
+/// the move, and the rook is one of exactly two pieces between them (cannon – screen – rook – king
+/// or cannon – rook – screen – king), so that taking it off the line would let the cannon check.
+/// Returns the cannon's point.
+fn rook_pinned_by_cannon(before: &Position, m: Move) -> Option<Square> {
+    let rook = before.piece_at(m.from)?;
+    if rook.role != Role::Rook {
+        return None;
+    }
+    let king = before.king(rook.color);
+    let (df, dr) = if m.from.file() == m.to.file() && king.file() == m.from.file() {
+        (0, (m.from.rank() as i32 - king.rank() as i32).signum())
+    } else if m.from.rank() == m.to.rank() && king.rank() == m.from.rank() {
+        ((m.from.file() as i32 - king.file() as i32).signum(), 0)
+    } else {
+        return None;
+    };
+    // From the king outwards through the rook: two pieces, then the cannon.
+    let mut sq = king;
+    let mut between = 0;
+    let mut rook_between = false;
+    while let Some(next) = sq.offset(df, dr) {
+        sq = next;
+        let Some(p) = before.piece_at(sq) else {
+            continue;
+        };
+        if between == 2 {
+            let pins = rook_between && p.color != rook.color && p.role == Role::Cannon;
+            return pins.then_some(sq);
+        }
+        rook_between |= sq == m.from;
+        between += 1;
+    }
+    None
+}
+
+/// The reason given on each target of a pinned rook's move along its pin line (AXF 8).
+fn pinned_rook_reason(cannon: Square) -> (String, String, &'static str) {
+    (
+        format!(
+            "the rook is pinned to its king by the cannon on {cannon} and moves along that line: not a chase (AXF)"
+        ),
+        format!("车被{cannon}炮牵制，沿牵制线走动，不算捉（亚洲规则）"),
+        "AXF 8",
+    )
 }
 
 /// Whether the piece on `sq` protects an own piece that the enemy attacks.
@@ -565,4 +624,40 @@ pub fn annotate(report: &mut MoveReport) {
     };
     report.note_zh = format!("{side_zh}{}（{zh}）", report.chinese);
     report.note_en = format!("{side_en} {} ({}): {en}", report.iccs, report.chinese);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pin(fen: &str, from: &str, to: &str) -> Option<String> {
+        let pos: Position = fen.parse().expect("valid test FEN");
+        let m = Move::new(from.parse().expect("square"), to.parse().expect("square"));
+        rook_pinned_by_cannon(&pos, m).map(|s| s.to_string())
+    }
+
+    #[test]
+    fn rook_pinned_by_a_cannon_moving_along_the_line() {
+        // Cannon d9 – rook d5 – advisor d2 – king d1.
+        let fen = "3ck4/9/9/9/C2R5/C5n2/9/3A5/3K5/9 w";
+        assert_eq!(pin(fen, "d5", "d4").as_deref(), Some("d9"));
+        assert_eq!(pin(fen, "d5", "d7").as_deref(), Some("d9"));
+        // Cannon d9 – horse d7 – rook d5 – king d1: the screen may stand between cannon and rook.
+        assert_eq!(
+            pin("3ck4/9/3n5/9/3R5/9/9/9/3K5/9 w", "d5", "d4").as_deref(),
+            Some("d9")
+        );
+    }
+
+    #[test]
+    fn rook_not_pinned_by_a_cannon() {
+        // No second piece between cannon and king: the rook is the cannon's screen, not pinned.
+        assert_eq!(pin("3ck4/9/9/9/3R5/9/9/9/3K5/9 w", "d5", "d4"), None);
+        // Three pieces between: taking the rook off leaves two screens.
+        assert_eq!(pin("3ck4/3n5/3n5/9/3R5/9/9/3A5/3K5/9 w", "d5", "d4"), None);
+        // A rook on the line, not a cannon.
+        assert_eq!(pin("3rk4/9/9/9/3R5/9/9/3A5/3K5/9 w", "d5", "d4"), None);
+        // The same rook moving along the rank is not moving along the pin line.
+        assert_eq!(pin("3ck4/9/9/9/C2R5/C5n2/9/3A5/3K5/9 w", "d5", "e5"), None);
+    }
 }

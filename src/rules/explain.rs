@@ -146,6 +146,10 @@ pub fn article(id: &str) -> Article {
             "其余着法（一将一捉、长杀、一将一闲等）均允许，不变作和",
             "everything else (one check one chase, mate threats, check and idle …) is allowed: draw",
         ),
+        "AXF 8" => (
+            "被炮牵制的车沿牵制线走动，不算捉",
+            "a rook pinned along a line by a cannon is not chasing when it moves along that line",
+        ),
         "AXF 6" => (
             "一子轮捉两子或多子，允许；二子或多子轮捉一子（帅、兵除外），禁止",
             "one piece chasing several pieces in turn is allowed; several pieces taking turns on one piece are not (unless a king or pawn)",
@@ -164,7 +168,7 @@ pub fn known_article(id: &str) -> Option<&'static str> {
     KNOWN.iter().copied().find(|k| *k == id)
 }
 
-const KNOWN: [&str; 17] = [
+const KNOWN: [&str; 18] = [
     "28.3",
     "29.1",
     "27.1",
@@ -179,6 +183,7 @@ const KNOWN: [&str; 17] = [
     "2011 26.7",
     "2011 26.9",
     "AXF 7",
+    "AXF 8",
     "28.1",
     "28.2",
     "4.1.7",
