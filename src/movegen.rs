@@ -15,7 +15,8 @@ use crate::moves::{Move, MoveList};
 use crate::piece::Role;
 use crate::square::Square;
 use crate::tables::{
-    ADVISOR_MASK, DIAG, HORSE_BY_DIAG, KING_MASK, PAWN_ATTACKERS, PAWN_MASK, RAYS,
+    ADVISOR_MASK, DIAG, HORSE_ATTACKERS_ANY, HORSE_BY_DIAG, KING_MASK, PAWN_ATTACKERS, PAWN_MASK,
+    RAYS,
 };
 
 /// Appends every move of `us`'s pieces that obeys the rules of movement (horse leg, elephant eye and
@@ -421,6 +422,20 @@ impl CheckSources {
     }
 }
 
+/// The points a piece of `role` and `us` on `f` could reach on an empty board.
+#[inline]
+fn reach(f: usize, role: Role, us: Color) -> u128 {
+    match role {
+        Role::Rook | Role::Cannon => RAYS[0][f] | RAYS[1][f] | RAYS[2][f] | RAYS[3][f],
+        // Horse steps are symmetric: the points it reaches are those that reach it.
+        Role::Horse => HORSE_ATTACKERS_ANY[f],
+        Role::Elephant => elephant_attacks(0, f),
+        Role::Advisor => ADVISOR_MASK[f],
+        Role::King => KING_MASK[f],
+        Role::Pawn => PAWN_MASK[us.index()][f],
+    }
+}
+
 /// Appends the legal moves of `us` (king on `ours`) that check the enemy king on `theirs` (将).
 /// Only moves to or from the points a check can come from are tried, so a search by checks does
 /// not generate every move.
@@ -442,9 +457,15 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
             // A king never checks by itself (that would be the flying general on its own king).
             Role::King | Role::Advisor | Role::Elephant => 0,
         };
+        let uncovers = src.uncover & (1u128 << f) != 0;
+        let wanted = direct | src.screen;
+        // Skip a piece that could not reach a wanted point even on an empty board.
+        if !uncovers && wanted & reach(f, piece.role, us) == 0 {
+            continue;
+        }
         let mut to = targets(occ, f, piece.role, us) & !own;
-        if src.uncover & (1u128 << f) == 0 {
-            to &= direct | src.screen;
+        if !uncovers {
+            to &= wanted;
         }
         for dest in Squares(to) {
             let t = dest.index();

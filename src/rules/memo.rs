@@ -49,6 +49,7 @@ struct Memo {
     generation: u32,
     mate_in_one: Table<bool>,
     exchange: Table<Exchange>,
+    mated: Table<(u32, bool)>,
 }
 
 thread_local! {
@@ -56,6 +57,7 @@ thread_local! {
         generation: 0,
         mate_in_one: Table::new(),
         exchange: Table::new(),
+        mated: Table::new(),
     });
 }
 
@@ -68,6 +70,7 @@ pub fn begin() {
             // After 2^32 rulings, clear for real rather than confuse old entries with new ones.
             m.mate_in_one = Table::new();
             m.exchange = Table::new();
+            m.mated = Table::new();
             m.generation = 1;
         }
     });
@@ -104,4 +107,32 @@ pub fn exchange(hash: u64, m: Move, compute: impl FnOnce() -> Exchange) -> Excha
 fn move_key(m: Move) -> u64 {
     let x = (m.from.index() as u64) << 8 | m.to.index() as u64;
     x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// What the mate searches of this ruling found out about the defender (to move) in the position
+/// with hash `hash`: mated within `plies` plies (`Some(true)`), known not to be (`Some(false)`),
+/// or not known.
+pub fn mated_within(hash: u64, plies: u32) -> Option<bool> {
+    MEMO.with(|t| {
+        let t = t.borrow();
+        let (p, mated) = t.mated.get(t.generation, hash)?;
+        // Mated within p plies means mated within more; not mated within p means not within fewer.
+        if mated && p <= plies {
+            Some(true)
+        } else if !mated && p >= plies {
+            Some(false)
+        } else {
+            None
+        }
+    })
+}
+
+/// Records that the defender in the position with hash `hash` is (or is not) mated within
+/// `plies` plies by checks.
+pub fn set_mated_within(hash: u64, plies: u32, mated: bool) {
+    MEMO.with(|t| {
+        let mut t = t.borrow_mut();
+        let generation = t.generation;
+        t.mated.put(generation, hash, (plies, mated));
+    });
 }

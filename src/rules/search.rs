@@ -1,48 +1,12 @@
 //! Bounded searches by checks: mate in one, forced mate by a series of checks (杀), and the
-//! helpers they share. Every search counts its nodes against a budget.
+//! helpers they share. Every search counts its nodes against a budget; what one search proves
+//! about a position (mated within so many plies, or not) is remembered for the rest of the ruling.
 
+use super::memo;
 use crate::attacks::gives_check;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-
-/// Entries of the table that remembers solved defender nodes within one search.
-const TABLE_SIZE: usize = 1 << 8;
-
-/// Remembers, per position, the plies within which it is known mated or known not mated, so the
-/// many transpositions of a checking sequence are solved once.
-struct Table {
-    entries: Vec<(u64, u32, bool)>,
-}
-
-impl Table {
-    fn new() -> Table {
-        Table {
-            entries: vec![(0, 0, false); TABLE_SIZE],
-        }
-    }
-
-    #[inline]
-    fn probe(&self, hash: u64, plies: u32) -> Option<bool> {
-        let (h, p, mated) = self.entries[(hash as usize) & (TABLE_SIZE - 1)];
-        if h != hash || hash == 0 {
-            return None;
-        }
-        // Mated within p plies means mated within more; not mated within p means not within fewer.
-        if mated && p <= plies {
-            Some(true)
-        } else if !mated && p >= plies {
-            Some(false)
-        } else {
-            None
-        }
-    }
-
-    #[inline]
-    fn store(&mut self, hash: u64, plies: u32, mated: bool) {
-        self.entries[(hash as usize) & (TABLE_SIZE - 1)] = (hash, plies, mated);
-    }
-}
 
 /// A node budget shared by one search.
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +52,7 @@ pub fn checking_moves(pos: &Position) -> MoveList {
 /// Whether the side to move can mate at once: a move after which the opponent has no legal move
 /// (checkmate, or 困毙 which also loses).
 pub fn has_mate_in_one(pos: &Position) -> bool {
-    super::memo::mate_in_one(pos.hash(), || mate_in_one(pos))
+    memo::mate_in_one(pos.hash(), || mate_in_one(pos))
 }
 
 fn mate_in_one(pos: &Position) -> bool {
@@ -126,29 +90,29 @@ pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option
         return None;
     }
     let mut depth = 1;
-    let mut table = Table::new();
     while depth <= plies {
         let mut p = *pos;
-        if let Some(m) = mate_root(&mut p, depth, budget, &mut table) {
+        if let Some(m) = mate_root(&mut p, depth, budget) {
             return Some(m);
         }
         if budget.exhausted {
             return None;
         }
-        depth += 2;
+        // Short mates first, cheaply; then straight to the full depth, since re-searching every
+        // depth in between costs more than it saves when (as usual) there is no mate.
+        depth = if depth < 3 {
+            depth + 2
+        } else {
+            plies.max(depth + 2)
+        };
     }
     None
 }
 
-fn mate_root(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    table: &mut Table,
-) -> Option<Move> {
+fn mate_root(pos: &mut Position, plies: u32, budget: &mut Budget) -> Option<Move> {
     for m in checking_moves(pos) {
         let undo = pos.play_unchecked(m);
-        let found = defender_is_mated(pos, plies - 1, budget, table);
+        let found = defender_is_mated(pos, plies - 1, budget);
         pos.undo(m, undo);
         if found {
             return Some(m);
@@ -161,13 +125,8 @@ fn mate_root(
 }
 
 /// The defender is to move after a check: is it mated now or within `plies` more plies?
-fn defender_is_mated(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    table: &mut Table,
-) -> bool {
-    if let Some(known) = table.probe(pos.hash(), plies) {
+fn defender_is_mated(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
+    if let Some(known) = memo::mated_within(pos.hash(), plies) {
         return known;
     }
     if !budget.tick() {
@@ -177,26 +136,21 @@ fn defender_is_mated(
         // No time left for another check: mated only if there is no reply at all.
         !pos.has_legal_move()
     } else {
-        every_reply_mated(pos, plies, budget, table)
+        every_reply_mated(pos, plies, budget)
     };
     // An answer cut short by the budget is not stored.
     if !budget.exhausted {
-        table.store(pos.hash(), plies, mated);
+        memo::set_mated_within(pos.hash(), plies, mated);
     }
     mated
 }
 
 /// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
 /// has none.
-fn every_reply_mated(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    table: &mut Table,
-) -> bool {
+fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
     for r in pos.legal_moves() {
         let undo = pos.play_unchecked(r);
-        let mated = attacker_mates(pos, plies - 1, budget, table);
+        let mated = attacker_mates(pos, plies - 1, budget);
         pos.undo(r, undo);
         if !mated {
             return false;
@@ -206,13 +160,13 @@ fn every_reply_mated(
 }
 
 /// The attacker is to move: does some check lead to mate within `plies` plies?
-fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, table: &mut Table) -> bool {
+fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
     if !budget.tick() {
         return false;
     }
     for m in checking_moves(pos) {
         let undo = pos.play_unchecked(m);
-        let found = defender_is_mated(pos, plies - 1, budget, table);
+        let found = defender_is_mated(pos, plies - 1, budget);
         pos.undo(m, undo);
         if found {
             return true;

@@ -7,7 +7,7 @@ use super::ruleset::Ruleset;
 use super::search::{Budget, checking_moves};
 use super::value::Material;
 use crate::color::Color;
-use crate::piece::Piece;
+use crate::piece::{Piece, Role};
 use crate::position::Position;
 use crate::square::Square;
 
@@ -30,6 +30,10 @@ pub fn best_direct(pos: &Position, ruleset: Ruleset, budget: &mut Budget) -> Lin
     for (sq, piece) in pos.board().pieces_of(them) {
         if !budget.tick() {
             break;
+        }
+        // An exchange never wins more than the piece taken first, and the king is never taken.
+        if piece.role == Role::King || Material::of(piece, sq).score() <= best.material.score() {
+            continue;
         }
         if let Some(m) = winnable(pos, sq, ruleset)
             && m.score() > best.material.score()
