@@ -9,6 +9,8 @@
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::movegen;
+use crate::moves::MoveList;
 use crate::piece::{Piece, Role};
 use crate::position::Position;
 use crate::square::Square;
@@ -146,7 +148,10 @@ impl Position {
 
     /// Reads a FEN like [`Position::from_fen`] but lets pieces stand on points they could never
     /// reach (some published perft positions have such pieces). Counts, kings and checks are still
-    /// validated, so move generation stays sound.
+    /// validated; an advisor or elephant that could take the enemy king is rejected as unreachable,
+    /// since check detection does not look for advisors and elephants. One on the enemy's side
+    /// may still come next to the enemy king (or the king next to it) in later moves, which check
+    /// detection misses: such positions are for move-generation tests, not for rulings.
     pub fn from_fen_lenient(fen: &str) -> Result<Position, FenError> {
         parse(fen, false)
     }
@@ -221,6 +226,26 @@ fn validate(board: &Board, strict: bool) -> Result<(), FenError> {
         && (red.rank() + 1..black.rank()).all(|r| board.is_empty(Square::new(red.file(), r)))
     {
         return Err(FenError::KingsFacing((b'a' + red.file()) as char));
+    }
+    // Check detection never looks at advisors and elephants: from their own palace or half of the
+    // board they cannot reach the enemy king. One placed leniently where it could is rejected.
+    for (sq, p) in board.pieces() {
+        if !matches!(p.role, Role::Advisor | Role::Elephant) {
+            continue;
+        }
+        let enemy_king = if p.color == Color::Red { black } else { red };
+        let mut moves = MoveList::new();
+        movegen::piece_moves(board, sq, p.role, p.color, &mut moves);
+        if moves.iter().any(|m| m.to == enemy_king)
+            && let Some(reason) = unreachable_reason(p, sq)
+        {
+            return Err(FenError::Unreachable {
+                color: p.color,
+                role: p.role.name(),
+                square: sq,
+                reason,
+            });
+        }
     }
     Ok(())
 }

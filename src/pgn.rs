@@ -583,11 +583,14 @@ pub fn write_game(game: &Game, notation: Notation) -> String {
     if !out.ends_with('\n') {
         out.push('\n');
     }
+    // Only a result token ends the move text; any other `[Result]` value (kept among the tags)
+    // would be read back as a move.
     let result = game
         .result
         .as_deref()
         .or_else(|| game.tag("Result"))
-        .filter(|r| !r.trim().is_empty())
+        .map(str::trim)
+        .filter(|r| RESULTS.contains(r))
         .unwrap_or("*");
     let _ = writeln!(out, "{result}");
     out

@@ -29,6 +29,7 @@ pub struct Undo {
     /// The piece the move captured.
     pub captured: Option<Piece>,
     halfmoves: u16,
+    fullmoves: u16,
 }
 
 /// Why a move cannot be played.
@@ -252,6 +253,7 @@ impl Position {
         let undo = Undo {
             captured,
             halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
         };
         if let Some(c) = captured {
             self.hash ^= zobrist::piece_key(c, m.to);
@@ -275,9 +277,6 @@ impl Position {
     #[inline]
     pub fn undo(&mut self, m: Move, undo: Undo) {
         self.turn = !self.turn;
-        if self.turn == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_sub(1);
-        }
         let piece = self
             .board
             .get(m.to)
@@ -292,6 +291,8 @@ impl Position {
             self.hash ^= zobrist::piece_key(c, m.to);
         }
         self.halfmoves = undo.halfmoves;
+        // Restored, not decremented: the counter saturates at 65535.
+        self.fullmoves = undo.fullmoves;
     }
 
     /// The position with the other side to move and nothing else changed (for "if the mover could
