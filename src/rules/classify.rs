@@ -101,14 +101,6 @@ pub fn classify(
             t.reason = "a pawn move that wins material only through other pieces' checks is idle (2011 26.7)".into();
             t.reason_zh = "兵（卒）走动后借他子连续照将得子，按闲处理（2011 26.7）".into();
             t.article = Some("2011 26.7".into());
-        } else if ruleset == Ruleset::Axf
-            && let Some(cannon) = rook_pinned_by_cannon(before, m)
-        {
-            let (en, zh, article) = pinned_rook_reason(cannon);
-            t.counted = false;
-            t.reason = en;
-            t.reason_zh = zh;
-            t.article = Some(article.into());
         } else if options.defensive_key_point.get(mover)
             && matches!(t.piece.role, Role::Advisor | Role::Elephant)
         {
@@ -300,8 +292,17 @@ fn profile_exception(
     ruleset: Ruleset,
 ) -> Option<(String, String, &'static str)> {
     if ruleset == Ruleset::Axf {
-        return axf_exception(after, again, piece, counting)
-            .or_else(|| rook_pinned_by_cannon(before, m).map(pinned_rook_reason));
+        return axf_exception(after, again, piece, counting).or_else(|| {
+            // AXF 8: a rook pinned by a cannon and moving along the pin line is not chasing. Only
+            // its own attacks are exempt: a capture by another piece that the move makes
+            // effective (a cannon whose screen the rook became) is still a chase.
+            let cannon = rook_pinned_by_cannon(before, m)?;
+            counting
+                .iter()
+                .filter(|x| axf_counts(after, again, piece, x))
+                .all(|x| x.capture.from == m.to)
+                .then(|| pinned_rook_reason(cannon))
+        });
     }
     if ruleset != Ruleset::Cxa2011 {
         return None;
@@ -369,20 +370,7 @@ fn axf_exception(
     piece: Piece,
     counting: &[&super::exchange::Exchange],
 ) -> Option<(String, String, &'static str)> {
-    let counts = counting.iter().any(|x| {
-        let Some(role) = again.piece_at(x.capture.from).map(|p| p.role) else {
-            return false;
-        };
-        // Protection is judged after the capture: a defender that cannot legally take back is none.
-        let unprotected = !x.real_recapture;
-        if role == piece.role {
-            let back = Move::new(x.capture.to, x.capture.from);
-            unprotected && !after.is_legal(back)
-        } else {
-            unprotected || (piece.role == Role::Rook && matches!(role, Role::Horse | Role::Cannon))
-        }
-    });
-    if counts {
+    if counting.iter().any(|x| axf_counts(after, again, piece, x)) {
         None
     } else if counting
         .iter()
@@ -402,50 +390,89 @@ fn axf_exception(
     }
 }
 
+/// AXF: whether the capture `x` of `piece` makes it a chase target: it is unprotected after the
+/// capture, or a rook attacked by a horse or a cannon; a piece of the same kind only if it is
+/// unprotected and cannot take back.
+fn axf_counts(
+    after: &Position,
+    again: &Position,
+    piece: Piece,
+    x: &super::exchange::Exchange,
+) -> bool {
+    let Some(role) = again.piece_at(x.capture.from).map(|p| p.role) else {
+        return false;
+    };
+    // Protection is judged after the capture: a defender that cannot legally take back is none.
+    let unprotected = !x.real_recapture;
+    if role == piece.role {
+        let back = Move::new(x.capture.to, x.capture.from);
+        unprotected && !after.is_legal(back)
+    } else {
+        unprotected || (piece.role == Role::Rook && matches!(role, Role::Horse | Role::Cannon))
+    }
+}
+
 /// AXF: "a rook pinned along a line by a cannon is not chasing when it moves along that line". The
-/// piece moved by `m` in `before` is a rook, its own king and an enemy cannon stand on the line of
-/// the move, and the rook is one of exactly two pieces between them (cannon – screen – rook – king
-/// or cannon – rook – screen – king), so that taking it off the line would let the cannon check.
+/// piece moved by `m` in `before` is a rook, and on the file or rank of the move it is one of
+/// exactly two pieces standing between an enemy cannon and a piece of its own side: its king
+/// (absolute pin, taking the rook off the line would let the cannon check) or any other own piece
+/// (relative pin, the cannon could then capture it). The order is cannon – screen – rook – own
+/// piece or cannon – rook – screen – own piece; the screen may be of either side. A rook move stays
+/// on that line exactly when it keeps to the file or rank, and then it still stands between them.
 /// Returns the cannon's point.
 fn rook_pinned_by_cannon(before: &Position, m: Move) -> Option<Square> {
     let rook = before.piece_at(m.from)?;
     if rook.role != Role::Rook {
         return None;
     }
-    let king = before.king(rook.color);
-    let (df, dr) = if m.from.file() == m.to.file() && king.file() == m.from.file() {
-        (0, (m.from.rank() as i32 - king.rank() as i32).signum())
-    } else if m.from.rank() == m.to.rank() && king.rank() == m.from.rank() {
-        ((m.from.file() as i32 - king.file() as i32).signum(), 0)
+    let (df, dr) = if m.from.file() == m.to.file() {
+        (0, 1)
+    } else if m.from.rank() == m.to.rank() {
+        (1, 0)
     } else {
         return None;
     };
-    // From the king outwards through the rook: two pieces, then the cannon.
-    let mut sq = king;
-    let mut between = 0;
-    let mut rook_between = false;
-    while let Some(next) = sq.offset(df, dr) {
-        sq = next;
-        let Some(p) = before.piece_at(sq) else {
-            continue;
-        };
-        if between == 2 {
-            let pins = rook_between && p.color != rook.color && p.role == Role::Cannon;
-            return pins.then_some(sq);
+    // The first two pieces on each side of the rook along the line.
+    let near = |df: i32, dr: i32| {
+        let mut out = [None; 2];
+        let mut n = 0;
+        let mut sq = m.from;
+        while n < 2 {
+            let Some(next) = sq.offset(df, dr) else { break };
+            sq = next;
+            if let Some(p) = before.piece_at(sq) {
+                out[n] = Some((sq, p));
+                n += 1;
+            }
         }
-        rook_between |= sq == m.from;
-        between += 1;
-    }
-    None
+        out
+    };
+    let enemy_cannon = |x: Option<(Square, Piece)>| {
+        x.filter(|(_, p)| p.color != rook.color && p.role == Role::Cannon)
+            .map(|(sq, _)| sq)
+    };
+    let own = |x: Option<(Square, Piece)>| x.is_some_and(|(_, p)| p.color == rook.color);
+    let (up, down) = (near(df, dr), near(-df, -dr));
+    [(up, down), (down, up)]
+        .into_iter()
+        .find_map(|(towards, away)| {
+            // cannon – screen – rook – own piece
+            let screened =
+                enemy_cannon(towards[1]).filter(|_| towards[0].is_some() && own(away[0]));
+            // cannon – rook – screen – own piece
+            screened
+                .or_else(|| enemy_cannon(towards[0]).filter(|_| away[0].is_some() && own(away[1])))
+        })
 }
 
-/// The reason given on each target of a pinned rook's move along its pin line (AXF 8).
+/// The reason given on a target that only the pinned rook itself attacks after its move along its
+/// pin line (AXF 8).
 fn pinned_rook_reason(cannon: Square) -> (String, String, &'static str) {
     (
         format!(
-            "the rook is pinned to its king by the cannon on {cannon} and moves along that line: not a chase (AXF)"
+            "the rook is pinned by the cannon on {cannon} and moves along this line: its own attacks are not a chase (AXF)"
         ),
-        format!("车被{cannon}炮牵制，沿牵制线走动，不算捉（亚洲规则）"),
+        format!("车被{cannon}炮牵制，沿牵制线走动，其本身的攻击不算捉（亚洲规则）"),
         "AXF 8",
     )
 }
@@ -650,6 +677,20 @@ mod tests {
     }
 
     #[test]
+    fn rook_pinned_to_another_own_piece() {
+        // Relative pin: cannon d9 – pawn d7 – rook d5 – horse d2, the king on e0.
+        let fen = "3c1k3/9/3P5/9/3R5/6c2/9/3N5/9/4K4 w";
+        assert_eq!(pin(fen, "d5", "d4").as_deref(), Some("d9"));
+        assert_eq!(pin(fen, "d5", "d6").as_deref(), Some("d9"));
+        // Leaving the file is not moving along the pin line.
+        assert_eq!(pin(fen, "d5", "e5"), None);
+        // Along a rank: cannon a5 – rook c5 – black pawn e5 – horse g5.
+        let fen = "3k5/9/9/9/c1R1p1N2/9/9/9/9/4K4 w";
+        assert_eq!(pin(fen, "c5", "b5").as_deref(), Some("a5"));
+        assert_eq!(pin(fen, "c5", "d5").as_deref(), Some("a5"));
+    }
+
+    #[test]
     fn rook_not_pinned_by_a_cannon() {
         // No second piece between cannon and king: the rook is the cannon's screen, not pinned.
         assert_eq!(pin("3ck4/9/9/9/3R5/9/9/9/3K5/9 w", "d5", "d4"), None);
@@ -659,5 +700,11 @@ mod tests {
         assert_eq!(pin("3rk4/9/9/9/3R5/9/9/3A5/3K5/9 w", "d5", "d4"), None);
         // The same rook moving along the rank is not moving along the pin line.
         assert_eq!(pin("3ck4/9/9/9/C2R5/C5n2/9/3A5/3K5/9 w", "d5", "e5"), None);
+        // The piece behind is the enemy's: nothing of the rook's side is exposed.
+        assert_eq!(pin("3c1k3/9/3P5/9/3R5/9/9/3n5/9/4K4 w", "d5", "d4"), None);
+        // Cannon d9 – pawn d7 – rook d5 – black pawn d3 – horse d2: three pieces before the horse.
+        assert_eq!(pin("3c1k3/9/3P5/9/3R5/9/3p5/3N5/9/4K4 w", "d5", "d4"), None);
+        // A red cannon is no pin of a red rook.
+        assert_eq!(pin("3C1k3/9/3P5/9/3R5/9/9/3N5/9/4K4 w", "d5", "d4"), None);
     }
 }

@@ -147,8 +147,8 @@ pub fn article(id: &str) -> Article {
             "everything else (one check one chase, mate threats, check and idle …) is allowed: draw",
         ),
         "AXF 8" => (
-            "被炮牵制的车沿牵制线走动，不算捉",
-            "a rook pinned along a line by a cannon is not chasing when it moves along that line",
+            "被炮牵制的车沿牵制线走动，其本身的攻击不算捉",
+            "a rook pinned along a line by a cannon is not chasing when it moves along that line: its own attacks are not chases",
         ),
         "AXF 6" => (
             "一子轮捉两子或多子，允许；二子或多子轮捉一子（帅、兵除外），禁止",
