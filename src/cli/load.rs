@@ -20,9 +20,13 @@ pub struct LoadArgs {
     /// Server to call: loopback only (127.0.0.0/8, localhost or [::1]), with or without `http://`.
     #[arg(long, default_value = "http://127.0.0.1:50051")]
     addr: String,
-    /// Calls kept in flight (one task each, all on one channel).
+    /// Calls kept in flight (one task each, spread over the connections).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
+    /// HTTP/2 connections to spread the calls over (a platform's client pool; one connection is
+    /// served by one task on the server, so a single one caps what the server can use).
+    #[arg(long, default_value_t = 1)]
+    connections: usize,
     /// Seconds to run before stopping.
     #[arg(long, default_value_t = 10)]
     duration: u64,
@@ -198,14 +202,16 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
             .connect_timeout(CONNECT_TIMEOUT)
             .tcp_nodelay(true)
             .timeout(CALL_TIMEOUT);
-        let channel = match endpoint.connect().await {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("qili: load: cannot connect to {url}: {e}");
-                return Ok(ExitCode::FAILURE);
+        let mut clients = Vec::new();
+        for _ in 0..args.connections.clamp(1, args.concurrency) {
+            match endpoint.connect().await {
+                Ok(channel) => clients.push(QiliClient::new(channel)),
+                Err(e) => {
+                    eprintln!("qili: load: cannot connect to {url}: {e}");
+                    return Ok(ExitCode::FAILURE);
+                }
             }
-        };
-        let client = QiliClient::new(channel);
+        }
         let sent = Arc::new(AtomicU64::new(0));
         let started = Instant::now();
         let deadline = started + Duration::from_secs(args.duration);
@@ -213,7 +219,7 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
         let handles: Vec<_> = (0..args.concurrency)
             .map(|n| {
                 tokio::spawn(worker(
-                    client.clone(),
+                    clients[n % clients.len()].clone(),
                     Arc::clone(&requests),
                     n * stride.max(1),
                     deadline,
@@ -243,8 +249,9 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
         let errors: u64 = total.errors.values().sum();
         println!("target: {url}");
         println!(
-            "concurrency: {}, duration: {:.2} s, cases: {}",
+            "concurrency: {}, connections: {}, duration: {:.2} s, cases: {}",
             args.concurrency,
+            clients.len(),
             elapsed,
             requests.len()
         );
