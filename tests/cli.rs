@@ -1,12 +1,12 @@
 //! The built `qili` binary: judge (text and JSON), bad input (exit 2 naming the field), cases,
 //! perft, and serve until SIGTERM.
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-const QILI: &str = env!("CARGO_BIN_EXE_qili");
+use common::{QILI, Server};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Duration;
 
 /// Red's rook checks on ranks 9 and 8; black's king steps up and down: red loses.
 const FEN: &str = "4k4/R8/9/9/9/9/9/9/9/3K5 w";
@@ -225,19 +225,8 @@ fn perft_counts_the_opening() {
 
 #[test]
 fn serve_answers_and_exits_0_on_sigterm() {
-    let mut child = Command::new(QILI)
-        .args(["serve", "--addr", "127.0.0.1:0", "--log-format", "json"])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start qili serve");
-    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-    // The first log line says where it listens.
-    let first = lines.next().expect("a log line").expect("read");
-    let log: serde_json::Value = serde_json::from_str(&first).expect("JSON log line");
-    assert_eq!(log["message"], "serving", "{first}");
-    let addr = log["addr"].as_str().expect("addr").to_string();
+    let mut server = Server::start();
+    let addr = server.addr.clone();
 
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let names = runtime.block_on(async {
@@ -253,23 +242,8 @@ fn serve_answers_and_exits_0_on_sigterm() {
     });
     assert_eq!(names, 3);
 
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(killed.success());
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(15),
-            "qili serve did not stop"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    server.terminate();
+    let (status, log) = server.wait_exit(Duration::from_secs(15));
     assert!(status.success(), "exit status {status}");
-    let rest: Vec<String> = lines.map_while(Result::ok).collect();
-    assert!(rest.iter().any(|l| l.contains("SIGTERM")), "{rest:?}");
+    assert!(log.iter().any(|l| l.contains("SIGTERM")), "{log:?}");
 }

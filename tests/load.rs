@@ -1,46 +1,11 @@
 //! `qili load` against a real `qili serve` child on a loopback port, and its refusal of
 //! non-loopback addresses.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use common::{QILI, Server};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-const QILI: &str = env!("CARGO_BIN_EXE_qili");
-
-/// A `qili serve` child on an ephemeral loopback port, killed on drop.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start() -> Server {
-        let mut child = Command::new(QILI)
-            .args(["serve", "--addr", "127.0.0.1:0", "--log-format", "json"])
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start qili serve");
-        let stderr = child.stderr.take().expect("stderr");
-        let mut lines = BufReader::new(stderr).lines();
-        // The first log line says where it listens.
-        let first = lines.next().expect("a log line").expect("read");
-        let log: serde_json::Value = serde_json::from_str(&first).expect("JSON log line");
-        assert_eq!(log["message"], "serving", "{first}");
-        let addr = log["addr"].as_str().expect("addr").to_string();
-        // Keep draining the log so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
-        Server { child, addr }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The number after `label: ` on its own line of `out`.
 fn figure(out: &str, label: &str) -> u64 {

@@ -5,7 +5,8 @@ use clap::{Args, ValueEnum};
 use qili::Position;
 use qili::notation::Notation;
 use qili::rules::{self, BySide, Options, Request, Ruleset};
-use qili::service::{convert, pb};
+use qili::service::{Failure, abridge, convert, pb};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -45,10 +46,10 @@ pub enum NotationArg {
 pub struct JudgeArgs {
     /// Start position in FEN (default: the opening position).
     #[arg(long, conflicts_with = "pgn")]
-    fen: Option<String>,
+    fen: Option<OsString>,
     /// The moves, separated by spaces or commas (move numbers like `1.` are skipped).
     #[arg(long, conflicts_with = "pgn", required_unless_present = "pgn")]
-    moves: Option<String>,
+    moves: Option<OsString>,
     /// A game record (PGN, UTF-8 or GBK) to rule on at its last move, instead of --fen/--moves.
     #[arg(long)]
     pgn: Option<PathBuf>,
@@ -57,7 +58,7 @@ pub struct JudgeArgs {
     notation: NotationArg,
     /// Rule profile: cxa1999, cxa2011, axf (alias wxf).
     #[arg(long, default_value = "cxa1999")]
-    ruleset: String,
+    ruleset: OsString,
     /// A side the arbiter has already told to change (repeat for both).
     #[arg(long, value_enum)]
     told_to_change: Vec<Side>,
@@ -93,12 +94,24 @@ fn is_move_number(token: &str) -> bool {
     token.ends_with('.') && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// The text of an argument, or an error naming `field` if it is not UTF-8 (clap's own message
+/// would not say which argument).
+fn utf8(field: &str, value: Option<&OsString>) -> Result<String, String> {
+    let Some(value) = value else {
+        return Ok(String::new());
+    };
+    value.to_str().map(str::to_string).ok_or_else(|| {
+        let lossy = value.to_string_lossy();
+        abridge(&format!("{field}: not UTF-8: {lossy:?}"), &lossy)
+    })
+}
+
 /// Rules and prints; bad input is an error naming the field (and the move's index).
 pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
-    let ruleset: Ruleset = args
-        .ruleset
+    let name = utf8("--ruleset", Some(&args.ruleset))?;
+    let ruleset: Ruleset = name
         .parse()
-        .map_err(|e| format!("--ruleset: {e}"))?;
+        .map_err(|e| abridge(&format!("--ruleset: {e}"), &name))?;
     let options = Options {
         ruleset,
         told_to_change: sides(&args.told_to_change),
@@ -115,8 +128,8 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
         }
         None => {
             let request = Request {
-                fen: args.fen.clone().unwrap_or_default(),
-                moves: split_moves(args.moves.as_deref().unwrap_or_default()),
+                fen: utf8("fen", args.fen.as_ref())?,
+                moves: split_moves(&utf8("moves", args.moves.as_ref())?),
                 notation: match args.notation {
                     NotationArg::Auto => None,
                     NotationArg::Iccs => Some(Notation::Iccs),
@@ -125,7 +138,8 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
                 },
                 options,
             };
-            request.parse().map_err(|e| e.to_string())?
+            // The service's message: the field and move first, a huge text cut short.
+            request.parse().map_err(|e| Failure::from(e).message)?
         }
     };
     let ruling = rules::rule(&start, &moves, &options);

@@ -1,6 +1,6 @@
 //! Conversion between the API's messages and the library's requests and rulings.
 
-use super::failure::Failure;
+use super::failure::{Failure, abridge};
 use super::pb;
 use crate::color::Color;
 use crate::notation::Notation;
@@ -32,7 +32,7 @@ pub fn adjudicate_request(r: &pb::AdjudicateRequest) -> Result<(Request, pb::Lan
 /// The rule profile named `name` (empty: the default); an unknown name fails on field `ruleset`.
 pub fn ruleset(name: &str) -> Result<Ruleset, Failure> {
     name.parse::<Ruleset>()
-        .map_err(|e| Failure::invalid("ruleset", format!("ruleset: {e}")))
+        .map_err(|e| Failure::invalid("ruleset", abridge(&format!("ruleset: {e}"), name)))
 }
 
 /// The notation of a request (`None`: detect per move); an unknown value fails on `notation`.

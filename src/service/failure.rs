@@ -18,7 +18,11 @@ const DECODE_PREFIX: &str = "failed to decode Protobuf message: ";
 /// naming the field. `None` when `status` needs no change.
 pub fn reclassify(status: &Status) -> Option<Status> {
     match status.code() {
-        Code::OutOfRange => Some(Status::resource_exhausted(status.message())),
+        // tonic's message says how large the message was; name what is at fault and the flag.
+        Code::OutOfRange => Some(Status::resource_exhausted(format!(
+            "request: {} (qili serve --max-message-bytes)",
+            status.message()
+        ))),
         Code::Internal => {
             let detail = status.message().strip_prefix(DECODE_PREFIX)?;
             // prost names the path as `Message.field: ` before the reason.
@@ -36,6 +40,48 @@ pub fn reclassify(status: &Status) -> Option<Status> {
             Some(fixed)
         }
         _ => None,
+    }
+}
+
+/// Longest caller text a message quotes whole: a longer one is cut, so that a huge move, name or
+/// request id does not come back whole (twice) in the status message, its trailers and the log.
+const ECHO_MAX: usize = 64;
+/// Longest message a failure carries, in bytes.
+const MESSAGE_MAX: usize = 1024;
+
+/// `text` cut to a few dozen bytes (on a character boundary) if it is long.
+fn cut(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// `message` with each quotation of the caller's `text` (as `{:?}` prints it) cut short when `text`
+/// is long, and the whole at most 1024 bytes: a message names the field first, so the cut keeps it.
+pub fn abridge(message: &str, text: &str) -> String {
+    let mut out = if text.len() > ECHO_MAX {
+        let short = format!("{:?}… ({} bytes)", cut(text, ECHO_MAX / 2), text.len());
+        message.replace(&format!("{text:?}"), &short)
+    } else {
+        message.to_string()
+    };
+    if out.len() > MESSAGE_MAX {
+        out = format!("{}…", cut(&out, MESSAGE_MAX));
+    }
+    out
+}
+
+/// A caller's text for a log line: as is if short, else its first bytes and its length.
+pub fn abridge_text(text: &str) -> String {
+    if text.len() > ECHO_MAX {
+        format!("{}… ({} bytes)", cut(text, ECHO_MAX / 2), text.len())
+    } else {
+        text.to_string()
     }
 }
 
@@ -133,11 +179,41 @@ impl Failure {
 
 impl From<RequestError> for Failure {
     fn from(e: RequestError) -> Failure {
+        let text = match &e {
+            RequestError::Move { text, .. } => text.as_str(),
+            RequestError::Fen(_) => "",
+        };
         Failure {
             code: Code::InvalidArgument,
             field: Some(e.field()),
             ply: e.ply(),
-            message: e.to_string(),
+            message: abridge(&e.to_string(), text),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abridge_cuts_long_quotations_and_long_messages() {
+        assert_eq!(
+            abridge("moves[0] \"h2e2\": bad", "h2e2"),
+            "moves[0] \"h2e2\": bad"
+        );
+        let long = "車".repeat(1000);
+        let message = format!("moves[0] {long:?}: cannot read move {long:?}: no");
+        let short = abridge(&message, &long);
+        assert!(short.starts_with("moves[0] \"車"), "{short}");
+        assert!(
+            short.contains("… (3000 bytes): cannot read move \"車"),
+            "{short}"
+        );
+        assert!(short.ends_with(": no"), "{short}");
+        let unquoted = abridge(&"x".repeat(5000), "");
+        assert!(unquoted.len() <= MESSAGE_MAX + '…'.len_utf8());
+        assert_eq!(abridge_text("id-7"), "id-7");
+        assert!(abridge_text(&long).ends_with("… (3000 bytes)"));
     }
 }

@@ -2,7 +2,7 @@
 
 use super::config::ServiceConfig;
 use super::convert;
-use super::failure::{Failure, reclassify};
+use super::failure::{Failure, abridge, abridge_text, reclassify};
 use super::pb;
 use super::pb::qili_server::Qili;
 use super::timeout::parse_grpc_timeout;
@@ -141,18 +141,21 @@ impl QiliService {
                     rules::parse_moves(&position, &[r.r#move.as_str()], notation).map_err(|e| {
                         let reason = match &e {
                             rules::RequestError::Move { text, reason, .. } => {
-                                format!("move {text:?}: {reason}")
+                                abridge(&format!("move {text:?}: {reason}"), text)
                             }
-                            other => other.to_string(),
+                            other => abridge(&other.to_string(), ""),
                         };
                         Failure::invalid("move", reason)
                     })?;
                 moves.first().copied()
             };
             let after = match mv {
-                Some(m) => position
-                    .play(m)
-                    .map_err(|e| Failure::invalid("move", format!("move {:?}: {e}", r.r#move)))?,
+                Some(m) => position.play(m).map_err(|e| {
+                    Failure::invalid(
+                        "move",
+                        abridge(&format!("move {:?}: {e}", r.r#move), &r.r#move),
+                    )
+                })?,
                 None => position,
             };
             let a = rules::analyze(&position, mv, &options);
@@ -177,6 +180,9 @@ fn log_call(
     outcome: Result<Option<&str>, &Failure>,
 ) {
     let latency_us = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+    // A request id is the caller's free text: a huge one is not copied into every log line.
+    let request_id = abridge_text(request_id);
+    let request_id = request_id.as_str();
     match outcome {
         Ok(Some(verdict)) => tracing::info!(rpc, request_id, verdict, latency_us, "ok"),
         Ok(None) => tracing::info!(rpc, request_id, latency_us, "ok"),

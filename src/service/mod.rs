@@ -13,7 +13,7 @@ pub use config::{
     DEFAULT_ADDR, DEFAULT_DEADLINE_MS, DEFAULT_DRAIN_MS, DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_MOVES, ServiceConfig, default_concurrency,
 };
-pub use failure::{FIELD_KEY, Failure, PLY_KEY};
+pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge};
 pub use handler::QiliService;
 pub use server::{ServeError, serve, serve_with_listener};
 pub use timeout::parse_grpc_timeout;

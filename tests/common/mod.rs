@@ -1,0 +1,191 @@
+//! Shared by the integration tests that run the built binary: a `qili serve` child on an ephemeral
+//! loopback port, its address read from its first JSON log line, its log kept for inspection, and
+//! the child killed and reaped on drop.
+// Each test crate uses a different part of this module.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The built `qili` binary.
+pub const QILI: &str = env!("CARGO_BIN_EXE_qili");
+
+/// A `qili serve` child on `127.0.0.1:0`, killed and reaped on drop.
+pub struct Server {
+    child: Child,
+    /// The bound address (`127.0.0.1:PORT`).
+    pub addr: String,
+    log: Arc<Mutex<Vec<String>>>,
+    reader: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts `qili serve` with the default limits.
+    pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// Starts `qili serve` with `extra` flags (`--max-concurrent 2`, …) and waits for it to listen.
+    pub fn start_with(extra: &[&str]) -> Server {
+        let mut child = Command::new(QILI)
+            .args(["serve", "--addr", "127.0.0.1:0", "--log-format", "json"])
+            .args(extra)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start qili serve");
+        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        // The first log line says where it listens.
+        let first = lines
+            .next()
+            .expect("qili serve wrote no log line")
+            .expect("read the log");
+        let log: serde_json::Value = serde_json::from_str(&first).expect("JSON log line");
+        assert_eq!(log["message"], "serving", "{first}");
+        let addr = log["addr"].as_str().expect("addr").to_string();
+        let kept = Arc::new(Mutex::new(vec![first]));
+        // Keep draining the log so the server never blocks on a full pipe.
+        let sink = Arc::clone(&kept);
+        let reader = std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                sink.lock().expect("log lock").push(line);
+            }
+        });
+        Server {
+            child,
+            addr,
+            log: kept,
+            reader: Some(reader),
+        }
+    }
+
+    /// `http://ADDR`, for a tonic channel.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The child's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The log lines written so far.
+    pub fn log(&self) -> Vec<String> {
+        self.log.lock().expect("log lock").clone()
+    }
+
+    /// Sends SIGTERM.
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -TERM failed");
+    }
+
+    /// Waits for the child to exit (at most `limit`, only to avoid hanging; panics after it) and
+    /// returns its status and the whole log.
+    pub fn wait_exit(&mut self, limit: Duration) -> (ExitStatus, Vec<String>) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "qili serve did not exit within {limit:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // The pipe closes with the process: the reader has everything once it ends.
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+        (status, self.log())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Connects a tonic channel to `url`, retrying briefly (the server listens before it logs, so the
+/// first try normally succeeds).
+pub async fn channel(url: &str) -> tonic::transport::Channel {
+    for _ in 0..100 {
+        if let Ok(c) = tonic::transport::Channel::from_shared(url.to_string())
+            .expect("url")
+            .connect()
+            .await
+        {
+            return c;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("cannot connect to {url}");
+}
+
+/// Threads and open file descriptors of process `pid` (Linux `/proc`); `None` elsewhere.
+pub fn threads_and_fds(pid: u32) -> Option<(usize, usize)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let threads = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))?
+        .trim()
+        .parse()
+        .ok()?;
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count();
+    Some((threads, fds))
+}
+
+/// Checks health (`""` and `qili.v1.Qili`) in a loop while a test runs; `finish` asserts every
+/// answer was SERVING.
+pub struct HealthWatch {
+    stop: Arc<AtomicBool>,
+    task: tokio::task::JoinHandle<(usize, Vec<String>)>,
+}
+
+impl HealthWatch {
+    pub async fn start(url: &str) -> HealthWatch {
+        use tonic_health::pb::health_check_response::ServingStatus;
+        use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+        let mut health = HealthClient::new(channel(url).await);
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let task = tokio::spawn(async move {
+            let (mut calls, mut wrong) = (0, Vec::new());
+            // At least one check, however fast the test is.
+            while calls == 0 || !flag.load(Ordering::Relaxed) {
+                for service in ["", "qili.v1.Qili"] {
+                    let ask = HealthCheckRequest {
+                        service: service.into(),
+                    };
+                    match health.check(ask).await {
+                        Ok(r) if r.get_ref().status == ServingStatus::Serving as i32 => {}
+                        other => wrong.push(format!("{service:?}: {other:?}")),
+                    }
+                    calls += 1;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            (calls, wrong)
+        });
+        HealthWatch { stop, task }
+    }
+
+    pub async fn finish(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let (calls, wrong) = self.task.await.expect("health task");
+        assert!(calls > 0);
+        assert!(wrong.is_empty(), "health not SERVING: {wrong:?}");
+    }
+}

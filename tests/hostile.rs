@@ -1,0 +1,838 @@
+//! Hostile input (issue 6 item 4), through a real `qili serve` child and through `qili judge`: bad
+//! FENs, illegal and ambiguous moves in each notation, unknown names, too many moves, oversized and
+//! non-UTF-8 strings, an empty request, and positions built to make the mate-threat search explode.
+//! Every one gets the documented code and a message naming the field (and the move), the CLI exits
+//! 2 with one line naming the field, nothing panics, and health stays SERVING throughout.
+
+mod common;
+
+use common::{HealthWatch, QILI, Server, channel};
+use qili::rules::{self, Options, Ruleset};
+use qili::service::pb::qili_client::QiliClient;
+use qili::service::pb::{self, adjudicate_stream_response::Result as Answer};
+use qili::service::{FIELD_KEY, PLY_KEY};
+use std::process::{Command, Output};
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status};
+
+/// Red's rook checks on ranks 9 and 8; black's king steps up and down.
+const CHECKS: &str = "4k4/R8/9/9/9/9/9/9/9/3K5 w";
+/// Two red rooks on file h (red's file 2): `R2.5` and `车二平五` could be either.
+const TWO_ROOKS: &str = "4k4/9/9/9/9/9/9/7R1/9/3K3R1 w";
+/// Crossed red soldiers on two files: `前兵` could be the front one of either.
+const TWO_FILES: &str = "4k4/9/6P2/2P3P2/2P3P2/9/9/9/9/3K5 w";
+
+/// A request the server and the CLI must refuse: where it is at fault and how the reason begins.
+struct Bad {
+    name: &'static str,
+    fen: String,
+    moves: Vec<String>,
+    /// `--notation` / `notation` (None: detect).
+    notation: Option<pb::Notation>,
+    ruleset: &'static str,
+    field: &'static str,
+    ply: Option<u32>,
+    /// The message begins with this.
+    prefix: String,
+}
+
+fn bad_fen(name: &'static str, fen: &str) -> Bad {
+    Bad {
+        name,
+        fen: fen.to_string(),
+        moves: vec!["h2e2".into()],
+        notation: None,
+        ruleset: "",
+        field: "fen",
+        ply: None,
+        prefix: "fen: ".into(),
+    }
+}
+
+fn bad_move(
+    name: &'static str,
+    fen: &str,
+    moves: &str,
+    notation: Option<pb::Notation>,
+    ply: u32,
+) -> Bad {
+    let moves: Vec<String> = moves.split_whitespace().map(String::from).collect();
+    let text = &moves[ply as usize];
+    Bad {
+        name,
+        fen: fen.to_string(),
+        prefix: format!("moves[{ply}] {text:?}: "),
+        moves,
+        notation,
+        ruleset: "",
+        field: "moves",
+        ply: Some(ply),
+    }
+}
+
+/// The refusals both front ends share.
+fn bad_requests() -> Vec<Bad> {
+    use pb::Notation::{Chinese, Iccs, Wxf};
+    vec![
+        bad_fen("empty board", "9/9/9/9/9/9/9/9/9/9 w"),
+        bad_fen("only the side", "w"),
+        bad_fen("too few ranks", "4k4/9/9 w"),
+        bad_fen("too many ranks", "4k4/9/9/9/9/9/9/9/9/9/3K5 w"),
+        bad_fen("rank too wide", "4k5/9/9/9/9/9/9/9/9/3K5 w"),
+        bad_fen("bad piece letter", "4k4/9/9/9/9/9/9/9/9/3K4x w"),
+        bad_fen("full-width digit", "４k４/9/9/9/9/9/9/9/9/3K5 w"),
+        bad_fen("control character", "4k4/9/9/9/9/9/9/9/9/3K4\u{0} w"),
+        bad_fen("two red kings", "4k4/9/9/9/9/9/9/9/9/3KK4 w"),
+        bad_fen("no black king", "9/9/9/9/9/9/9/9/9/3K5 w"),
+        bad_fen("king outside the palace", "4k4/9/9/9/9/9/9/9/9/K8 w"),
+        bad_fen("kings facing", "4k4/9/9/9/9/9/9/9/9/4K4 w"),
+        bad_fen("pawn behind its start", "4k4/9/9/9/9/9/9/9/4P4/3K5 w"),
+        bad_fen("pawn off its file", "4k4/9/9/9/9/9/1P7/9/9/3K5 w"),
+        bad_fen("elephant off its points", "4k4/9/9/9/9/9/9/9/4B4/3K5 w"),
+        bad_fen("side field garbage", "4k4/9/9/9/9/9/9/9/9/3K5 x"),
+        bad_fen("no side field", "4k4/9/9/9/9/9/9/9/9/3K5"),
+        bad_fen("counters garbage", "4k4/9/9/9/9/9/9/9/9/3K5 w - - z 1"),
+        bad_fen("too many fields", "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 7"),
+        bad_fen("side not to move in check", "4k4/4R4/9/9/9/9/9/9/9/3K5 w"),
+        bad_move("ICCS illegal", CHECKS, "a8a9 e9e8 a9b8", Some(Iccs), 2),
+        bad_move("ICCS illegal, detected", CHECKS, "a8a9 e9e8 a9b8", None, 2),
+        bad_move("ICCS off the board", CHECKS, "a8a9 z9z9", None, 1),
+        bad_move("ICCS wrong side", CHECKS, "e9e8", Some(Iccs), 0),
+        bad_move("ICCS into check", CHECKS, "a8a9 e9f9", Some(Iccs), 1),
+        bad_move("ICCS too long", CHECKS, "a8a9a9", Some(Iccs), 0),
+        bad_move("ICCS half", CHECKS, "a8", None, 0),
+        bad_move("WXF ambiguous", TWO_ROOKS, "K6+1 k5+1 R2.5", Some(Wxf), 2),
+        bad_move("WXF ambiguous, detected", TWO_ROOKS, "R2.5", None, 0),
+        bad_move("WXF ambiguous piece", TWO_FILES, "P+.4", Some(Wxf), 0),
+        bad_move("WXF illegal", CHECKS, "R9+1 K5.4", Some(Wxf), 1),
+        bad_move("WXF garbage", CHECKS, "R9+1 ?!", Some(Wxf), 1),
+        bad_move(
+            "Chinese ambiguous",
+            TWO_ROOKS,
+            "帅六进一 将5进1 车二平五",
+            None,
+            2,
+        ),
+        bad_move(
+            "Chinese ambiguous piece",
+            TWO_FILES,
+            "前兵平四",
+            Some(Chinese),
+            0,
+        ),
+        bad_move(
+            "Chinese no such piece",
+            CHECKS,
+            "炮二平五",
+            Some(Chinese),
+            0,
+        ),
+        bad_move(
+            "Chinese illegal",
+            CHECKS,
+            "车九进一 将5进3",
+            Some(Chinese),
+            1,
+        ),
+        bad_move("Chinese garbage", CHECKS, "马马马马", Some(Chinese), 0),
+        bad_move("notation mismatch", CHECKS, "车九进一", Some(Iccs), 0),
+        Bad {
+            name: "unknown ruleset",
+            fen: CHECKS.into(),
+            moves: vec!["a8a9".into()],
+            notation: None,
+            ruleset: "fide",
+            field: "ruleset",
+            ply: None,
+            prefix: "ruleset: ".into(),
+        },
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Through the server.
+// ---------------------------------------------------------------------------------------------
+
+fn request(b: &Bad) -> pb::AdjudicateRequest {
+    pb::AdjudicateRequest {
+        request_id: b.name.to_string(),
+        fen: b.fen.clone(),
+        moves: b.moves.clone(),
+        notation: b.notation.unwrap_or(pb::Notation::Auto).into(),
+        ruleset: b.ruleset.to_string(),
+        ..Default::default()
+    }
+}
+
+fn metadata(status: &Status, key: &str) -> Option<String> {
+    status
+        .metadata()
+        .get(key)
+        .and_then(|v| v.to_str().ok())
+        .map(String::from)
+}
+
+/// The status has `code`, names `field` (message and trailer) and `ply` (message and trailer).
+fn assert_status(name: &str, status: &Status, code: Code, field: &str, ply: Option<u32>) {
+    assert_eq!(status.code(), code, "{name}: {status:?}");
+    let message = status.message();
+    assert!(
+        message.starts_with(field),
+        "{name}: message does not name {field}: {message}"
+    );
+    assert!(
+        !message.contains("panicked"),
+        "{name}: a panic is reported: {message}"
+    );
+    assert_eq!(
+        metadata(status, FIELD_KEY).as_deref(),
+        Some(field),
+        "{name}: field trailer of {status:?}"
+    );
+    assert_eq!(
+        metadata(status, PLY_KEY),
+        ply.map(|p| p.to_string()),
+        "{name}: ply trailer of {status:?}"
+    );
+    if let Some(ply) = ply {
+        assert!(
+            message.starts_with(&format!("{field}[{ply}] ")),
+            "{name}: message does not name the move: {message}"
+        );
+    }
+}
+
+fn assert_no_panic(server: &Server) {
+    let log = server.log();
+    assert!(
+        !log.iter().any(|l| l.contains("panicked")),
+        "the server panicked: {log:#?}"
+    );
+}
+
+#[tokio::test]
+async fn the_server_refuses_bad_requests_naming_the_field_and_the_move() {
+    use futures::StreamExt;
+    let server = Server::start();
+    let health = HealthWatch::start(&server.url()).await;
+    let mut client = QiliClient::new(channel(&server.url()).await);
+    let bad = bad_requests();
+    for b in &bad {
+        let e = client.adjudicate(request(b)).await.expect_err(b.name);
+        assert_status(b.name, &e, Code::InvalidArgument, b.field, b.ply);
+        assert!(
+            e.message().starts_with(&b.prefix),
+            "{}: {:?} does not begin with {:?}",
+            b.name,
+            e.message(),
+            b.prefix
+        );
+    }
+
+    // The same through one stream: an error answer each, in order, and the stream goes on.
+    let answers: Vec<pb::AdjudicateStreamResponse> = client
+        .adjudicate_stream(futures::stream::iter(
+            bad.iter().map(request).collect::<Vec<_>>(),
+        ))
+        .await
+        .expect("stream")
+        .into_inner()
+        .map(|a| a.expect("an answer"))
+        .collect()
+        .await;
+    assert_eq!(answers.len(), bad.len());
+    for (b, a) in bad.iter().zip(&answers) {
+        assert_eq!(a.request_id, b.name);
+        let Some(Answer::Error(e)) = &a.result else {
+            panic!("{}: {a:?}", b.name);
+        };
+        assert_eq!(e.code(), pb::ErrorCode::InvalidArgument, "{}", b.name);
+        assert_eq!((e.field.as_str(), e.ply), (b.field, b.ply), "{}", b.name);
+        assert!(
+            e.message.starts_with(&b.prefix),
+            "{}: {}",
+            b.name,
+            e.message
+        );
+    }
+
+    // Analyze reads FENs and its one move the same way (its move field is `move`).
+    for b in bad.iter().filter(|b| b.field == "fen") {
+        let e = client
+            .analyze(pb::AnalyzeRequest {
+                fen: b.fen.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect_err(b.name);
+        assert_status(b.name, &e, Code::InvalidArgument, "fen", None);
+    }
+    for b in bad
+        .iter()
+        .filter(|b| b.field == "moves" && b.ply == Some(0))
+    {
+        let e = client
+            .analyze(pb::AnalyzeRequest {
+                fen: b.fen.clone(),
+                r#move: b.moves[0].clone(),
+                notation: b.notation.unwrap_or(pb::Notation::Auto).into(),
+                ..Default::default()
+            })
+            .await
+            .expect_err(b.name);
+        assert_status(b.name, &e, Code::InvalidArgument, "move", None);
+    }
+
+    // Unknown enum values and names.
+    let mut r = request(&bad[0]);
+    r.fen = CHECKS.into();
+    r.notation = 42;
+    let e = client.adjudicate(r.clone()).await.expect_err("notation 42");
+    assert_status("notation 42", &e, Code::InvalidArgument, "notation", None);
+    r.notation = 0;
+    r.language = -1;
+    let e = client.adjudicate(r.clone()).await.expect_err("language -1");
+    assert_status("language -1", &e, Code::InvalidArgument, "language", None);
+    let e = client
+        .analyze(pb::AnalyzeRequest {
+            ruleset: "fide".into(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("analyze ruleset");
+    assert_status(
+        "analyze ruleset",
+        &e,
+        Code::InvalidArgument,
+        "ruleset",
+        None,
+    );
+
+    health.finish().await;
+    assert_no_panic(&server);
+}
+
+/// `n` legal moves from the opening: both sides' horses shuttle out and back.
+fn shuttle(n: usize) -> Vec<String> {
+    ["b0c2", "b9c7", "c2b0", "c7b9"]
+        .iter()
+        .cycle()
+        .take(n)
+        .map(|m| m.to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_server_refuses_oversized_requests_and_answers_empty_ones() {
+    let server = Server::start();
+    let health = HealthWatch::start(&server.url()).await;
+    let mut client = QiliClient::new(channel(&server.url()).await);
+
+    // 10 000 moves: over --max-moves (1024), legal or not.
+    for (name, moves) in [
+        ("10 000 legal moves", shuttle(10_000)),
+        ("10 000 bad moves", vec!["??".to_string(); 10_000]),
+    ] {
+        let e = client
+            .adjudicate(pb::AdjudicateRequest {
+                moves,
+                ..Default::default()
+            })
+            .await
+            .expect_err(name);
+        assert_status(name, &e, Code::ResourceExhausted, "moves", None);
+        assert!(
+            e.message()
+                .starts_with("moves: 10000 moves, more than the limit of 1024"),
+            "{name}: {}",
+            e.message()
+        );
+    }
+    // Exactly the limit is ruled on.
+    let ruling = client
+        .adjudicate(pb::AdjudicateRequest {
+            moves: shuttle(1024),
+            ..Default::default()
+        })
+        .await
+        .expect("1024 moves")
+        .into_inner();
+    assert_eq!(ruling.verdict(), pb::Verdict::Draw);
+
+    // A 1 MiB string makes the message larger than --max-message-bytes, whatever the field.
+    let mib = "x".repeat(1 << 20);
+    for (name, r) in [
+        (
+            "1 MiB request_id",
+            pb::AdjudicateRequest {
+                request_id: mib.clone(),
+                ..Default::default()
+            },
+        ),
+        (
+            "1 MiB fen",
+            pb::AdjudicateRequest {
+                fen: mib.clone(),
+                ..Default::default()
+            },
+        ),
+        (
+            "1 MiB move",
+            pb::AdjudicateRequest {
+                moves: vec![mib.clone()],
+                ..Default::default()
+            },
+        ),
+    ] {
+        let e = client.adjudicate(r).await.expect_err(name);
+        assert_eq!(e.code(), Code::ResourceExhausted, "{name}: {e:?}");
+        assert!(
+            e.message().starts_with("request: ") && e.message().contains("1048576"),
+            "{name}: {}",
+            e.message()
+        );
+        assert!(
+            e.message().ends_with("(qili serve --max-message-bytes)"),
+            "{name}: {}",
+            e.message()
+        );
+    }
+
+    // Just under the limit, a huge bad field is refused as bad (not echoed back whole).
+    let big = "x".repeat((1 << 20) - 1024);
+    for (name, r, field, ply) in [
+        (
+            "big fen",
+            pb::AdjudicateRequest {
+                fen: big.clone(),
+                ..Default::default()
+            },
+            "fen",
+            None,
+        ),
+        (
+            "big move",
+            pb::AdjudicateRequest {
+                moves: vec!["h2e2".into(), big.clone()],
+                ..Default::default()
+            },
+            "moves",
+            Some(1),
+        ),
+        (
+            "big ruleset",
+            pb::AdjudicateRequest {
+                ruleset: big.clone(),
+                ..Default::default()
+            },
+            "ruleset",
+            None,
+        ),
+    ] {
+        let e = client.adjudicate(r).await.expect_err(name);
+        assert_status(name, &e, Code::InvalidArgument, field, ply);
+        assert!(
+            e.message().len() < 4096,
+            "{name}: a {} byte message",
+            e.message().len()
+        );
+    }
+    // A big request id is only echoed back.
+    let ruling = client
+        .adjudicate(pb::AdjudicateRequest {
+            request_id: big.clone(),
+            fen: CHECKS.into(),
+            moves: "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+            ..Default::default()
+        })
+        .await
+        .expect("big request id")
+        .into_inner();
+    assert_eq!(ruling.request_id.len(), big.len());
+    assert_eq!(ruling.verdict(), pb::Verdict::RedLoses);
+
+    // The empty request is the opening position with no moves; an empty analysis is the opening.
+    let ruling = client
+        .adjudicate(pb::AdjudicateRequest::default())
+        .await
+        .expect("empty request")
+        .into_inner();
+    assert_eq!(ruling.verdict(), pb::Verdict::NoRepetition);
+    let analysis = client
+        .analyze(pb::AnalyzeRequest::default())
+        .await
+        .expect("empty analysis")
+        .into_inner();
+    assert_eq!(analysis.pieces.len(), 32);
+
+    health.finish().await;
+    assert_no_panic(&server);
+}
+
+/// Sends the raw bytes `body` as the message of `method`, as a client with broken encoding would.
+#[derive(Clone, Copy, Debug, Default)]
+struct RawCodec;
+
+impl tonic::codec::Codec for RawCodec {
+    type Encode = Vec<u8>;
+    type Decode = Vec<u8>;
+    type Encoder = RawCodec;
+    type Decoder = RawCodec;
+    fn encoder(&mut self) -> RawCodec {
+        RawCodec
+    }
+    fn decoder(&mut self) -> RawCodec {
+        RawCodec
+    }
+}
+
+impl tonic::codec::Encoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = Status;
+    fn encode(
+        &mut self,
+        item: Vec<u8>,
+        dst: &mut tonic::codec::EncodeBuf<'_>,
+    ) -> Result<(), Status> {
+        use prost::bytes::BufMut;
+        dst.put_slice(&item);
+        Ok(())
+    }
+}
+
+impl tonic::codec::Decoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = Status;
+    fn decode(&mut self, src: &mut tonic::codec::DecodeBuf<'_>) -> Result<Option<Vec<u8>>, Status> {
+        use prost::bytes::Buf;
+        Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
+    }
+}
+
+/// The same message as `AdjudicateRequest` on the wire, with every string field as `bytes`, so
+/// that prost encodes bytes that are not UTF-8.
+#[derive(Clone, PartialEq, prost::Message)]
+struct RawAdjudicateRequest {
+    #[prost(bytes = "vec", tag = "1")]
+    request_id: Vec<u8>,
+    #[prost(bytes = "vec", tag = "2")]
+    fen: Vec<u8>,
+    #[prost(bytes = "vec", repeated, tag = "3")]
+    moves: Vec<Vec<u8>>,
+    #[prost(bytes = "vec", tag = "5")]
+    ruleset: Vec<u8>,
+}
+
+async fn raw_unary(ch: Channel, method: &'static str, body: Vec<u8>) -> Result<Vec<u8>, Status> {
+    let mut grpc = tonic::client::Grpc::new(ch);
+    grpc.ready().await.expect("ready");
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static(method);
+    grpc.unary(Request::new(body), path, RawCodec)
+        .await
+        .map(|r| r.into_inner())
+}
+
+#[tokio::test]
+async fn bytes_that_are_not_a_valid_message_are_invalid_argument() {
+    use prost::Message;
+    let server = Server::start();
+    let health = HealthWatch::start(&server.url()).await;
+    let ch = channel(&server.url()).await;
+    let not_utf8 = vec![b'h', 0xff, 0xfe, b'2'];
+    let ok = |s: &str| s.as_bytes().to_vec();
+    let cases = [
+        (
+            "request_id",
+            RawAdjudicateRequest {
+                request_id: not_utf8.clone(),
+                ..Default::default()
+            },
+        ),
+        (
+            "fen",
+            RawAdjudicateRequest {
+                fen: not_utf8.clone(),
+                ..Default::default()
+            },
+        ),
+        (
+            "moves",
+            RawAdjudicateRequest {
+                fen: ok(CHECKS),
+                moves: vec![ok("a8a9"), not_utf8.clone()],
+                ..Default::default()
+            },
+        ),
+        (
+            "ruleset",
+            RawAdjudicateRequest {
+                ruleset: not_utf8.clone(),
+                ..Default::default()
+            },
+        ),
+    ];
+    for (field, message) in &cases {
+        let e = raw_unary(
+            ch.clone(),
+            "/qili.v1.Qili/Adjudicate",
+            message.encode_to_vec(),
+        )
+        .await
+        .expect_err(field);
+        assert_status(field, &e, Code::InvalidArgument, field, None);
+    }
+
+    // Bytes that are not protobuf at all: a field with wire type 7 (there is none).
+    for body in [vec![0x0f], vec![0x12, 0x7f, b'x'], vec![0xff; 12]] {
+        let e = raw_unary(ch.clone(), "/qili.v1.Qili/Adjudicate", body.clone())
+            .await
+            .expect_err("garbage");
+        assert_eq!(e.code(), Code::InvalidArgument, "{body:?}: {e:?}");
+        assert!(!e.message().contains("panicked"), "{e:?}");
+    }
+
+    // An empty body is the empty message: the opening position, nothing to rule on.
+    let answer = raw_unary(ch.clone(), "/qili.v1.Qili/Adjudicate", Vec::new())
+        .await
+        .expect("empty body");
+    let ruling = pb::Ruling::decode(answer.as_slice()).expect("a Ruling");
+    assert_eq!(ruling.verdict(), pb::Verdict::NoRepetition);
+
+    // In a stream, an undecodable message ends the stream with the same status.
+    let mut grpc = tonic::client::Grpc::new(ch.clone());
+    grpc.ready().await.expect("ready");
+    let path =
+        tonic::codegen::http::uri::PathAndQuery::from_static("/qili.v1.Qili/AdjudicateStream");
+    let first = RawAdjudicateRequest {
+        request_id: ok("fine"),
+        ..Default::default()
+    };
+    let second = RawAdjudicateRequest {
+        fen: not_utf8.clone(),
+        ..Default::default()
+    };
+    let mut answers = grpc
+        .streaming(
+            Request::new(futures::stream::iter([
+                first.encode_to_vec(),
+                second.encode_to_vec(),
+            ])),
+            path,
+            RawCodec,
+        )
+        .await
+        .expect("stream")
+        .into_inner();
+    let one = answers.message().await.expect("first answer").expect("one");
+    let one = pb::AdjudicateStreamResponse::decode(one.as_slice()).expect("an answer");
+    assert_eq!(one.request_id, "fine");
+    let end = answers.message().await.expect_err("the stream ends");
+    assert_status("stream fen", &end, Code::InvalidArgument, "fen", None);
+
+    health.finish().await;
+    assert_no_panic(&server);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positions built to make the mate-threat search explode.
+// ---------------------------------------------------------------------------------------------
+
+/// Open kings (no advisors or elephants) among both sides' rooks, horses and cannons, each with a
+/// cycle of shuttling moves: every move has many checks to search. The heaviest of a few thousand
+/// random such positions (tests/properties.rs generates cycles the same way).
+const CROWDED: &[(&str, &str)] = &[
+    (
+        "9/5c3/2C1k2n1/3N5/3N3r1/9/4c4/1R7/1n3K2R/r6C1 w",
+        "c7b7 f8f2 b7c7 f2f8 c7b7 f8f2 b7c7 f2f8",
+    ),
+    (
+        "2R4N1/3k5/3N5/5n3/3c4R/1Cr1c4/3C5/5r3/1n7/4K4 b",
+        "e4e5 d3f3 e5e4 f3d3 e4e5 d3f3 e5e4 f3d3",
+    ),
+    (
+        "1C1r5/2R3c2/4k4/3nN1n2/N5r2/9/R8/1Cc6/9/3K5 b",
+        "g8h8 b2b6 h8g8 b6b2 g8h8 b2b6 h8g8 b6b2",
+    ),
+    (
+        "7n1/4k4/4c2RN/4R4/8C/4C4/2cr3n1/9/N6r1/5K3 w",
+        "h7h5 e8d8 h5h7 d8e8 h7h5 e8d8 h5h7 d8e8",
+    ),
+    (
+        "4ck2r/4n1n2/2C3N1R/6c2/9/8C/9/2N6/r3R4/4K4 b",
+        "a1a3 e1e6 a3a1 e6e1 a1a3 e1e6 a3a1 e6e1",
+    ),
+];
+
+/// A move's search stays within the limits. `nodes` adds up the two searches a mate threat needs
+/// (after the move, and before it to see whether the threat is new), each bounded by `max_nodes`,
+/// so it can reach twice the limit (see `search_report_nodes_exceed_max_nodes` in
+/// tests/properties.rs).
+fn within_bounds(what: &str, m: &pb::MoveReport) {
+    let s = m.mate_search.as_ref().expect("mate_search");
+    assert_eq!((s.max_plies, s.max_nodes), (9, 20_000), "{what}");
+    assert!(
+        s.nodes <= 2 * s.max_nodes,
+        "{what} ply {}: {} nodes, limit {} per search",
+        m.ply,
+        s.nodes,
+        s.max_nodes
+    );
+}
+
+#[tokio::test]
+async fn crowded_positions_stay_within_the_search_bounds() {
+    let server = Server::start();
+    let health = HealthWatch::start(&server.url()).await;
+    let mut client = QiliClient::new(channel(&server.url()).await);
+    for (fen, moves) in CROWDED {
+        for ruleset in Ruleset::ALL {
+            let what = format!("{ruleset} {fen} {moves}");
+            // The library, without any deadline.
+            let request = rules::Request {
+                fen: fen.to_string(),
+                moves: moves.split(' ').map(String::from).collect(),
+                notation: None,
+                options: Options {
+                    ruleset,
+                    ..Options::default()
+                },
+            };
+            let local = rules::adjudicate(&request).expect("legal");
+            let local = qili::service::convert::ruling(&local, "", pb::Language::En);
+            assert_eq!(local.moves.len(), 4, "{what}");
+            local.moves.iter().for_each(|m| within_bounds(&what, m));
+
+            // The server answers within its 2 s deadline (generous limit only against a hang).
+            let call = client.adjudicate(pb::AdjudicateRequest {
+                fen: fen.to_string(),
+                moves: request.moves.clone(),
+                ruleset: ruleset.name().to_string(),
+                ..Default::default()
+            });
+            match tokio::time::timeout(std::time::Duration::from_secs(30), call)
+                .await
+                .expect("the call returns")
+            {
+                Ok(r) => {
+                    let r = r.into_inner();
+                    r.moves.iter().for_each(|m| within_bounds(&what, m));
+                    assert_eq!(r.verdict, local.verdict, "{what}");
+                }
+                Err(e) => assert_eq!(e.code(), Code::DeadlineExceeded, "{what}: {e:?}"),
+            }
+        }
+    }
+    health.finish().await;
+    assert_no_panic(&server);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Through the command line.
+// ---------------------------------------------------------------------------------------------
+
+fn judge(args: &[&str]) -> Output {
+    Command::new(QILI)
+        .arg("judge")
+        .args(args)
+        .output()
+        .expect("run qili judge")
+}
+
+/// Exit 2, one line on stderr beginning `qili: ` and `field`, nothing on stdout, no panic.
+fn assert_refused(name: &str, o: &Output, field: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+    assert!(
+        err.starts_with(&format!("qili: {field}")),
+        "{name}: stderr does not name {field}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{name}: {err}");
+    assert_eq!(err.lines().count(), 1, "{name}: {err}");
+    assert!(o.stdout.is_empty(), "{name}: printed something");
+}
+
+#[test]
+fn judge_refuses_bad_input_with_exit_2_naming_the_field() {
+    // A NUL cannot be passed in an argument at all.
+    for b in bad_requests().into_iter().filter(|b| !b.fen.contains('\0')) {
+        let moves = b.moves.join(" ");
+        let mut args = vec!["--fen", b.fen.as_str(), "--moves", moves.as_str()];
+        let notation = b.notation.map(|n| match n {
+            pb::Notation::Auto => "auto",
+            pb::Notation::Iccs => "iccs",
+            pb::Notation::Wxf => "wxf",
+            pb::Notation::Chinese => "chinese",
+        });
+        if let Some(n) = notation {
+            args.extend(["--notation", n]);
+        }
+        if !b.ruleset.is_empty() {
+            args.extend(["--ruleset", b.ruleset]);
+        }
+        let o = judge(&args);
+        let field = match b.field {
+            "ruleset" => "--ruleset: ",
+            _ => &b.prefix,
+        };
+        assert_refused(b.name, &o, field);
+    }
+}
+
+fn judge_os(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(QILI)
+        .arg("judge")
+        .args(args)
+        .output()
+        .expect("run qili judge")
+}
+
+#[test]
+fn judge_names_an_argument_that_is_not_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let bad = OsStr::from_bytes(b"h2\xffe2");
+    let ok = |s: &'static str| OsStr::new(s);
+    for (args, field) in [
+        (vec![ok("--fen"), bad, ok("--moves"), ok("h2e2")], "fen: "),
+        (vec![ok("--moves"), bad], "moves: "),
+        (
+            vec![ok("--ruleset"), bad, ok("--moves"), ok("h2e2")],
+            "--ruleset: ",
+        ),
+    ] {
+        assert_refused(field, &judge_os(&args), field);
+    }
+}
+
+#[test]
+fn judge_rules_on_10_000_moves_and_cuts_huge_texts_short() {
+    let moves = shuttle(10_000).join(" ");
+    let o = judge(&["--moves", &moves, "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["verdict"], "VERDICT_DRAW");
+    assert_eq!(v["repetitions"], 2501);
+
+    let mut bad = shuttle(10_000);
+    bad[9_999] = "c7c0".into();
+    let o = judge(&["--moves", &bad.join(" ")]);
+    assert_refused("bad 10 000th move", &o, "moves[9999] \"c7c0\": ");
+
+    // 100 000 bytes (an argument can hold at most 128 KiB): refused, the text not echoed whole.
+    let huge = "x".repeat(100_000);
+    for (args, field) in [
+        (vec!["--fen", huge.as_str(), "--moves", "h2e2"], "fen: "),
+        (vec!["--moves", huge.as_str()], "moves[0] "),
+        (
+            vec!["--ruleset", huge.as_str(), "--moves", "h2e2"],
+            "--ruleset: ",
+        ),
+    ] {
+        let o = judge(&args);
+        assert_refused(field, &o, field);
+        assert!(o.stderr.len() < 4096, "{field}: {} bytes", o.stderr.len());
+    }
+}

@@ -1,0 +1,408 @@
+//! Property tests (issue 6 item 5): random legal games and random repetition cycles, from the opening
+//! and from corpus positions, under every rule profile. A ruling never panics, every move's
+//! mate-threat search stays within its `SearchLimits`, and the ruling obeys the colour-swap symmetry
+//! (verdict's colours and the sides' labels swap) and the left-right mirror (nothing changes).
+//!
+//! The inputs are lists of `Index` choices among the legal moves of each position, so proptest
+//! shrinks a failure towards the first legal moves; the failing FEN and moves are in the message.
+
+use proptest::prelude::*;
+use proptest::sample::Index;
+use qili::corpus;
+use qili::rules::{self, Options, Ruleset, Ruling, SearchLimits};
+use qili::{Move, Notation, Position, write_move};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// The opening and every position along every corpus case (start included), deduplicated.
+fn seeds() -> &'static [Position] {
+    static SEEDS: OnceLock<Vec<Position>> = OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let mut out = vec![Position::start()];
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+        // An unreadable corpus is reported by tests/corpus.rs; the opening is enough here.
+        for case in corpus::load(&dir).unwrap_or_default() {
+            let Ok((start, moves)) = case.request().parse() else {
+                continue;
+            };
+            out.extend(rules::positions(&start, &moves));
+        }
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|p| seen.insert(p.hash()));
+        out
+    })
+}
+
+/// `pos` after up to `picks.len()` random legal moves (fewer if a side has none).
+fn random_walk(mut pos: Position, picks: &[Index]) -> (Position, Vec<Move>) {
+    let mut moves = Vec::new();
+    for pick in picks {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[pick.index(legal.len())];
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    (pos, moves)
+}
+
+/// The moves of the side to move that capture nothing, starting the list at `pick`; with
+/// `prefer`, those it scores highest come first (the order is otherwise kept).
+fn quiet_moves(pos: &Position, pick: Index, prefer: Option<&dyn Fn(Move) -> u8>) -> Vec<Move> {
+    let mut quiet: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| pos.piece_at(m.to).is_none())
+        .collect();
+    if !quiet.is_empty() {
+        let k = pick.index(quiet.len());
+        quiet.rotate_left(k);
+    }
+    if let Some(score) = prefer {
+        quiet.sort_by_key(|&m| std::cmp::Reverse(score(m)));
+    }
+    quiet
+}
+
+/// Whether `m` played in `pos` gives check (0 or 1).
+fn gives_check(pos: &Position, m: Move) -> u8 {
+    u8::from(pos.play(m).is_ok_and(|p| p.is_check()))
+}
+
+/// Plays `moves` from `start` if every one is legal and captures nothing; the final position.
+fn play_quiet(start: &Position, moves: &[Move]) -> Option<Position> {
+    let mut pos = *start;
+    for &m in moves {
+        if pos.piece_at(m.to).is_some() {
+            return None;
+        }
+        pos = pos.play(m).ok()?;
+    }
+    Some(pos)
+}
+
+fn back(m: Move) -> Move {
+    Move::new(m.to, m.from)
+}
+
+/// Most candidate cycles tried for one input, so a crowded position cannot stall the test.
+const MAX_TRIES: usize = 400;
+
+/// A cycle from `pos` (`checks_first` per side: the side to move, then the other): each side shuttles one piece out and back (`[a, x, a', x']`), or with
+/// `two_pairs` two pieces out and both back (`[a, x, b, y, a', x', b', y']`); played `rounds` times,
+/// so the start position occurs `rounds + 1` times. `None` if no such cycle is found.
+fn cycle(
+    pos: &Position,
+    picks: &[Index; 4],
+    checks_first: (bool, bool),
+    two_pairs: bool,
+    rounds: usize,
+) -> Option<Vec<Move>> {
+    let mut tries = 0;
+    // With `checks_first`, a side prefers moves that check, and the other side prefers replies
+    // after which the way back checks again (a perpetual check).
+    let a_checks = |m: Move| gives_check(pos, m);
+    for a in quiet_moves(pos, picks[0], checks_first.0.then_some(&a_checks)) {
+        let p1 = pos.play(a).ok()?;
+        let back_checks = |x: Move| p1.play(x).map_or(0, |p2| gives_check(&p2, back(a)));
+        let p1_checks = |m: Move| gives_check(&p1, m);
+        let x_order: Option<&dyn Fn(Move) -> u8> = if checks_first.0 {
+            Some(&back_checks)
+        } else if checks_first.1 {
+            Some(&p1_checks)
+        } else {
+            None
+        };
+        for x in quiet_moves(&p1, picks[1], x_order) {
+            let p2 = p1.play(x).ok()?;
+            let cycles: Vec<Vec<Move>> = if two_pairs {
+                let mut found = Vec::new();
+                'outer: for b in quiet_moves(&p2, picks[2], None) {
+                    if b.from == a.to {
+                        continue;
+                    }
+                    let Ok(p3) = p2.play(b) else { continue };
+                    for y in quiet_moves(&p3, picks[3], None) {
+                        if y.from == x.to {
+                            continue;
+                        }
+                        found.push(vec![a, x, b, y, back(a), back(x), back(b), back(y)]);
+                        if found.len() >= 4 {
+                            break 'outer;
+                        }
+                    }
+                }
+                found
+            } else {
+                vec![vec![a, x, back(a), back(x)]]
+            };
+            for one in cycles {
+                tries += 1;
+                if tries > MAX_TRIES {
+                    return None;
+                }
+                let all: Vec<Move> = one
+                    .iter()
+                    .cycle()
+                    .take(one.len() * rounds)
+                    .copied()
+                    .collect();
+                if let Some(end) = play_quiet(pos, &all)
+                    && end.hash() == pos.hash()
+                {
+                    return Some(all);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The request text of `moves` from `start` in `notation` (each written in its own position).
+fn texts(start: &Position, moves: &[Move], notation: Notation) -> Vec<String> {
+    let mut pos = *start;
+    moves
+        .iter()
+        .map(|&m| {
+            let t = write_move(&pos, m, notation);
+            pos.play_unchecked(m);
+            t
+        })
+        .collect()
+}
+
+fn describe(start: &Position, moves: &[Move], ruleset: Ruleset) -> String {
+    let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
+    format!(
+        "ruleset {ruleset} fen {:?} moves {:?}",
+        start.fen(),
+        moves.join(" ")
+    )
+}
+
+/// Every move's search report stays within `limits`.
+fn check_bounds(ruling: &Ruling, limits: &SearchLimits, what: &str) -> Result<(), TestCaseError> {
+    for m in &ruling.moves {
+        let s = &m.mate_search;
+        prop_assert_eq!(s.max_plies, limits.mate_plies, "{} ply {}", what, m.ply);
+        prop_assert_eq!(s.max_nodes, limits.mate_nodes, "{} ply {}", what, m.ply);
+        // `nodes` adds up the two searches a mate threat needs (after the move, and before it
+        // to see whether the threat is new), each bounded by `max_nodes`: see
+        // `search_report_nodes_exceed_max_nodes` below.
+        prop_assert!(
+            s.nodes <= 2 * s.max_nodes,
+            "{what} ply {}: {} nodes visited, limit {} per search",
+            m.ply,
+            s.nodes,
+            s.max_nodes
+        );
+    }
+    Ok(())
+}
+
+/// Whether any move's search ran out of budget: where it stopped depends on the order moves are
+/// generated in, which the transforms change, so the symmetry is only required without it.
+fn exhausted(r: &Ruling) -> bool {
+    r.moves.iter().any(|m| m.mate_search.budget_exhausted)
+}
+
+fn kinds(r: &Ruling) -> Vec<rules::MoveKind> {
+    r.moves.iter().map(|m| m.kind).collect()
+}
+
+/// Rules on `moves` from `start` and its two transforms; checks the bounds and the symmetries.
+fn check_ruling(
+    start: &Position,
+    moves: &[Move],
+    options: &Options,
+) -> Result<Ruling, TestCaseError> {
+    let what = describe(start, moves, options.ruleset);
+    let base = rules::rule(start, moves, options);
+    check_bounds(&base, &options.limits, &what)?;
+
+    let swapped_moves: Vec<Move> = moves.iter().map(|m| m.flip_ranks()).collect();
+    let swapped_options = Options {
+        told_to_change: options.told_to_change.swapped(),
+        defensive_key_point: options.defensive_key_point.swapped(),
+        ..*options
+    };
+    let swapped = rules::rule(&start.flip_colors(), &swapped_moves, &swapped_options);
+    check_bounds(&swapped, &options.limits, &what)?;
+
+    let mirrored_moves: Vec<Move> = moves.iter().map(|m| m.mirror_files()).collect();
+    let mirrored = rules::rule(&start.mirror_files(), &mirrored_moves, options);
+    check_bounds(&mirrored, &options.limits, &what)?;
+
+    if !exhausted(&base) && !exhausted(&swapped) {
+        prop_assert_eq!(
+            swapped.verdict,
+            base.verdict.flip_colors(),
+            "colour swap: {}",
+            what
+        );
+        prop_assert_eq!(
+            swapped.red.pattern,
+            base.black.pattern,
+            "colour swap: {}",
+            what
+        );
+        prop_assert_eq!(
+            swapped.black.pattern,
+            base.red.pattern,
+            "colour swap: {}",
+            what
+        );
+        prop_assert_eq!(kinds(&swapped), kinds(&base), "colour swap: {}", what);
+    }
+    if !exhausted(&base) && !exhausted(&mirrored) {
+        prop_assert_eq!(mirrored.verdict, base.verdict, "mirror: {}", what);
+        prop_assert_eq!(mirrored.red.pattern, base.red.pattern, "mirror: {}", what);
+        prop_assert_eq!(
+            mirrored.black.pattern,
+            base.black.pattern,
+            "mirror: {}",
+            what
+        );
+        prop_assert_eq!(kinds(&mirrored), kinds(&base), "mirror: {}", what);
+    }
+    Ok(base)
+}
+
+fn ruleset() -> impl Strategy<Value = Ruleset> {
+    prop::sample::select(Ruleset::ALL.to_vec())
+}
+
+/// Search limits from tiny to the defaults, so the bound is checked where it bites.
+fn limits() -> impl Strategy<Value = SearchLimits> {
+    prop_oneof![
+        3 => Just(SearchLimits::default()),
+        1 => (1u32..=9, 1u64..=2_000).prop_map(|(mate_plies, mate_nodes)| SearchLimits {
+            mate_plies,
+            mate_nodes,
+            ..SearchLimits::default()
+        }),
+    ]
+}
+
+fn options(ruleset: Ruleset, limits: SearchLimits, told: (bool, bool)) -> Options {
+    Options {
+        ruleset,
+        limits,
+        told_to_change: rules::BySide {
+            red: told.0,
+            black: told.1,
+        },
+        ..Options::default()
+    }
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        // Failures are reported with their FEN and moves; no files are written into the tree.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Random legal games from the opening or a corpus position: the ruling is bounded and
+    /// symmetric, and the same moves written in WXF or Chinese notation get the same ruling.
+    #[test]
+    fn random_games(
+        seed in any::<Index>(),
+        picks in prop::collection::vec(any::<Index>(), 0..60),
+        ruleset in ruleset(),
+        limits in limits(),
+        notation in prop::sample::select(vec![Notation::Iccs, Notation::Wxf, Notation::Chinese]),
+    ) {
+        let seeds = seeds();
+        let start = seeds[seed.index(seeds.len())];
+        let (_, moves) = random_walk(start, &picks);
+        let options = options(ruleset, limits, (false, false));
+        let ruling = check_ruling(&start, &moves, &options)?;
+
+        let request = rules::Request {
+            fen: start.fen(),
+            moves: texts(&start, &moves, notation),
+            notation: None,
+            options,
+        };
+        let read = rules::adjudicate(&request);
+        prop_assert!(
+            read.is_ok(),
+            "{notation} texts {:?} not read back: {:?} ({})",
+            request.moves,
+            read.err(),
+            describe(&start, &moves, ruleset)
+        );
+        prop_assert_eq!(read.ok(), Some(ruling), "{} via {}", describe(&start, &moves, ruleset), notation);
+    }
+
+    /// Random cycles: from a position along a random game, each side shuttles a piece (or two)
+    /// out and back, once or twice round.
+    #[test]
+    fn random_cycles(
+        seed in any::<Index>(),
+        walk in prop::collection::vec(any::<Index>(), 0..4),
+        picks in any::<[Index; 4]>(),
+        checks_first in any::<(bool, bool)>(),
+        two_pairs in any::<bool>(),
+        rounds in 1usize..=2,
+        told in any::<(bool, bool)>(),
+        ruleset in ruleset(),
+        limits in limits(),
+    ) {
+        let seeds = seeds();
+        let (pos, _) = random_walk(seeds[seed.index(seeds.len())], &walk);
+        let Some(moves) = cycle(&pos, &picks, checks_first, two_pairs, rounds) else {
+            // A blocked position (or none found within the tries): nothing to rule on.
+            return Ok(());
+        };
+        let options = options(ruleset, limits, told);
+        let ruling = check_ruling(&pos, &moves, &options)?;
+        let what = describe(&pos, &moves, ruleset);
+        prop_assert_ne!(ruling.verdict, rules::Verdict::NoRepetition, "{}", what);
+        prop_assert_eq!(ruling.repetitions as usize, rounds + 1, "{}", what);
+    }
+}
+
+/// Reported to the lead (rules engine, not fixed here): `SearchReport::nodes` adds up the search
+/// after the move and the one before it (src/rules/classify.rs), so it exceeds `max_nodes` although
+/// each search keeps to it. Either the report should count one search or the bound should say
+/// "per search, two searches at most".
+#[test]
+#[ignore = "engine: SearchReport.nodes sums two searches and exceeds max_nodes"]
+fn search_report_nodes_exceed_max_nodes() {
+    let start =
+        Position::from_fen("2N6/9/5k3/1Rn4rP/5c1P1/4R1C2/r5n2/8N/9/pp1C1K1c1 b").expect("FEN");
+    let moves = rules::parse_moves(
+        &start,
+        &"f5f1 h5i5 f1f5 i5h5 f5f1 h5i5 f1f5 i5h5"
+            .split(' ')
+            .collect::<Vec<_>>(),
+        None,
+    )
+    .expect("legal");
+    let options = Options {
+        limits: SearchLimits {
+            mate_nodes: 50,
+            ..SearchLimits::default()
+        },
+        ..Options::default()
+    };
+    let ruling = rules::rule(&start, &moves, &options);
+    for m in &ruling.moves {
+        assert!(
+            m.mate_search.nodes <= m.mate_search.max_nodes,
+            "ply {}: {} nodes, limit {}",
+            m.ply,
+            m.mate_search.nodes,
+            m.mate_search.max_nodes
+        );
+    }
+}
