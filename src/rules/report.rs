@@ -88,7 +88,8 @@ pub struct SearchReport {
     pub max_plies: u32,
     /// Most positions visited per search.
     pub max_nodes: u64,
-    /// Positions visited.
+    /// Positions visited by the move's searches: after the move and, when that has a mate, before
+    /// it (is the threat new?); each stops at `max_nodes`, so at most twice `max_nodes`.
     pub nodes: u64,
     /// The node budget ran out before the search was complete ("no threat found" then).
     pub budget_exhausted: bool,
