@@ -6,13 +6,12 @@
 
 mod common;
 
-use common::{HealthWatch, QILI, Server, channel};
+use common::{HealthWatch, QILI, RawCodec, Server, channel, raw_unary};
 use qili::rules::{self, Options, Ruleset};
 use qili::service::pb::qili_client::QiliClient;
 use qili::service::pb::{self, adjudicate_stream_response::Result as Answer};
 use qili::service::{FIELD_KEY, PLY_KEY};
 use std::process::{Command, Output};
-use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
 
 /// Red's rook checks on ranks 9 and 8; black's king steps up and down.
@@ -472,46 +471,6 @@ async fn the_server_refuses_oversized_requests_and_answers_empty_ones() {
     assert_no_panic(&server);
 }
 
-/// Sends the raw bytes `body` as the message of `method`, as a client with broken encoding would.
-#[derive(Clone, Copy, Debug, Default)]
-struct RawCodec;
-
-impl tonic::codec::Codec for RawCodec {
-    type Encode = Vec<u8>;
-    type Decode = Vec<u8>;
-    type Encoder = RawCodec;
-    type Decoder = RawCodec;
-    fn encoder(&mut self) -> RawCodec {
-        RawCodec
-    }
-    fn decoder(&mut self) -> RawCodec {
-        RawCodec
-    }
-}
-
-impl tonic::codec::Encoder for RawCodec {
-    type Item = Vec<u8>;
-    type Error = Status;
-    fn encode(
-        &mut self,
-        item: Vec<u8>,
-        dst: &mut tonic::codec::EncodeBuf<'_>,
-    ) -> Result<(), Status> {
-        use prost::bytes::BufMut;
-        dst.put_slice(&item);
-        Ok(())
-    }
-}
-
-impl tonic::codec::Decoder for RawCodec {
-    type Item = Vec<u8>;
-    type Error = Status;
-    fn decode(&mut self, src: &mut tonic::codec::DecodeBuf<'_>) -> Result<Option<Vec<u8>>, Status> {
-        use prost::bytes::Buf;
-        Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
-    }
-}
-
 /// The same message as `AdjudicateRequest` on the wire, with every string field as `bytes`, so
 /// that prost encodes bytes that are not UTF-8.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -524,15 +483,6 @@ struct RawAdjudicateRequest {
     moves: Vec<Vec<u8>>,
     #[prost(bytes = "vec", tag = "5")]
     ruleset: Vec<u8>,
-}
-
-async fn raw_unary(ch: Channel, method: &'static str, body: Vec<u8>) -> Result<Vec<u8>, Status> {
-    let mut grpc = tonic::client::Grpc::new(ch);
-    grpc.ready().await.expect("ready");
-    let path = tonic::codegen::http::uri::PathAndQuery::from_static(method);
-    grpc.unary(Request::new(body), path, RawCodec)
-        .await
-        .map(|r| r.into_inner())
 }
 
 #[tokio::test]

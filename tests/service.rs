@@ -2,6 +2,8 @@
 //! reflection, a ruling per verdict, streaming with a bad request in the middle, each error code,
 //! and shutdown.
 
+mod common;
+
 use qili::service::pb::qili_client::QiliClient;
 use qili::service::pb::{self, adjudicate_stream_response::Result as Answer};
 use qili::service::{FIELD_KEY, PLY_KEY, ServeError, ServiceConfig, serve_with_listener};
@@ -670,59 +672,13 @@ async fn the_corpus_through_one_stream_matches_the_library() {
     server.shutdown().await;
 }
 
-/// A hand-encoded `AdjudicateRequest` whose `fen` (field 2) is not UTF-8, sent as raw bytes.
-#[derive(Clone, Copy, Debug, Default)]
-struct RawCodec;
-
-impl tonic::codec::Codec for RawCodec {
-    type Encode = Vec<u8>;
-    type Decode = Vec<u8>;
-    type Encoder = RawCodec;
-    type Decoder = RawCodec;
-    fn encoder(&mut self) -> RawCodec {
-        RawCodec
-    }
-    fn decoder(&mut self) -> RawCodec {
-        RawCodec
-    }
-}
-
-impl tonic::codec::Encoder for RawCodec {
-    type Item = Vec<u8>;
-    type Error = tonic::Status;
-    fn encode(
-        &mut self,
-        item: Vec<u8>,
-        dst: &mut tonic::codec::EncodeBuf<'_>,
-    ) -> Result<(), tonic::Status> {
-        use prost::bytes::BufMut;
-        dst.put_slice(&item);
-        Ok(())
-    }
-}
-
-impl tonic::codec::Decoder for RawCodec {
-    type Item = Vec<u8>;
-    type Error = tonic::Status;
-    fn decode(
-        &mut self,
-        src: &mut tonic::codec::DecodeBuf<'_>,
-    ) -> Result<Option<Vec<u8>>, tonic::Status> {
-        use prost::bytes::Buf;
-        Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
-    }
-}
-
 #[tokio::test]
 async fn a_string_that_is_not_utf8_is_invalid_argument_naming_the_field() {
     let server = Running::start(ServiceConfig::default()).await;
-    let mut grpc = tonic::client::Grpc::new(server.channel().await);
-    grpc.ready().await.expect("ready");
-    // Field 2 (fen), wire type 2 (length-delimited), 2 bytes that are not UTF-8.
+    // A hand-encoded `AdjudicateRequest`: field 2 (fen), wire type 2 (length-delimited), 2 bytes
+    // that are not UTF-8.
     let body = vec![0x12, 0x02, 0xff, 0xfe];
-    let path = tonic::codegen::http::uri::PathAndQuery::from_static("/qili.v1.Qili/Adjudicate");
-    let e = grpc
-        .unary(Request::new(body), path, RawCodec)
+    let e = common::raw_unary(server.channel().await, "/qili.v1.Qili/Adjudicate", body)
         .await
         .expect_err("not UTF-8");
     assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");

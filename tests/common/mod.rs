@@ -189,3 +189,60 @@ impl HealthWatch {
         assert!(wrong.is_empty(), "health not SERVING: {wrong:?}");
     }
 }
+
+/// Sends the raw bytes `body` as the message of `method`, as a client with broken encoding would.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RawCodec;
+
+impl tonic::codec::Codec for RawCodec {
+    type Encode = Vec<u8>;
+    type Decode = Vec<u8>;
+    type Encoder = RawCodec;
+    type Decoder = RawCodec;
+    fn encoder(&mut self) -> RawCodec {
+        RawCodec
+    }
+    fn decoder(&mut self) -> RawCodec {
+        RawCodec
+    }
+}
+
+impl tonic::codec::Encoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+    fn encode(
+        &mut self,
+        item: Vec<u8>,
+        dst: &mut tonic::codec::EncodeBuf<'_>,
+    ) -> Result<(), tonic::Status> {
+        use prost::bytes::BufMut;
+        dst.put_slice(&item);
+        Ok(())
+    }
+}
+
+impl tonic::codec::Decoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+    fn decode(
+        &mut self,
+        src: &mut tonic::codec::DecodeBuf<'_>,
+    ) -> Result<Option<Vec<u8>>, tonic::Status> {
+        use prost::bytes::Buf;
+        Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
+    }
+}
+
+/// Calls `method` with the raw bytes `body` as its message and returns the raw answer.
+pub async fn raw_unary(
+    ch: tonic::transport::Channel,
+    method: &'static str,
+    body: Vec<u8>,
+) -> Result<Vec<u8>, tonic::Status> {
+    let mut grpc = tonic::client::Grpc::new(ch);
+    grpc.ready().await.expect("ready");
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static(method);
+    grpc.unary(tonic::Request::new(body), path, RawCodec)
+        .await
+        .map(|r| r.into_inner())
+}
