@@ -186,14 +186,13 @@ fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats)
 }
 
 /// Visits the legal moves of `us` with the king on `king`, as (from, targets) groups that are all
-/// legal, so counting needs no list. `restrict(from)` limits the destinations looked at (all ones
-/// for every move); `visit` returns true to stop early, and then so does this function.
+/// legal, so counting needs no list. `visit` returns true to stop early, and then so does this
+/// function.
 #[inline(always)]
 fn legal_groups(
     board: &Board,
     us: Color,
     king: Square,
-    restrict: impl Fn(usize) -> u128,
     mut visit: impl FnMut(usize, u128) -> bool,
 ) -> bool {
     let occ = board.occupied();
@@ -203,7 +202,7 @@ fn legal_groups(
     let safety = Safety::of(occ, k, &threats);
     // Moves that may expose the king are tried; the rest are legal as they are.
     let mut emit = |f: usize, all: u128| -> bool {
-        let all = all & !own & restrict(f) & safety.useful(f);
+        let all = all & !own & safety.useful(f);
         if all == 0 {
             return false;
         }
@@ -257,7 +256,7 @@ fn legal_groups(
     // King moves are always tried.
     for f in Indices(mine(Role::King)) {
         let mut ok = 0;
-        for to in Indices(KING_MASK[f] & !own & restrict(f)) {
+        for to in Indices(KING_MASK[f] & !own) {
             if safe_after(occ, k, f, to, &threats) {
                 ok |= 1u128 << to;
             }
@@ -287,20 +286,7 @@ impl Iterator for Indices {
 
 /// Appends the legal moves of `us`, whose king is on `king`.
 pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
-    legal_masked(board, us, king, |_| !0, out);
-}
-
-/// Appends the legal moves of `us` whose destinations lie in `restrict(from)`; a cheap pre-filter
-/// for searches that want only some moves (checks, say).
-#[inline]
-pub fn legal_masked(
-    board: &Board,
-    us: Color,
-    king: Square,
-    restrict: impl Fn(usize) -> u128,
-    out: &mut MoveList,
-) {
-    legal_groups(board, us, king, restrict, |from, to| {
+    legal_groups(board, us, king, |from, to| {
         if let Some(from) = Square::from_index(from) {
             push_all(from, to, out);
         }
@@ -310,7 +296,7 @@ pub fn legal_masked(
 
 /// Whether `us` has any legal move, stopping at the first one found.
 pub fn any_legal(board: &Board, us: Color, king: Square) -> bool {
-    legal_groups(board, us, king, |_| !0, |_, _| true)
+    legal_groups(board, us, king, |_, _| true)
 }
 
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
@@ -485,15 +471,9 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
 /// Counts the legal moves without storing them (perft's last ply).
 pub fn count_legal(board: &Board, us: Color, king: Square) -> usize {
     let mut n = 0;
-    legal_groups(
-        board,
-        us,
-        king,
-        |_| !0,
-        |_, to| {
-            n += to.count_ones() as usize;
-            false
-        },
-    );
+    legal_groups(board, us, king, |_, to| {
+        n += to.count_ones() as usize;
+        false
+    });
     n
 }

@@ -629,21 +629,7 @@ async fn the_corpus_through_one_stream_matches_the_library() {
     let mut client = server.client().await;
     let requests: Vec<pb::AdjudicateRequest> = cases
         .iter()
-        .map(|c| pb::AdjudicateRequest {
-            request_id: c.id.clone(),
-            fen: c.fen.clone(),
-            moves: c.moves.clone(),
-            ruleset: c.ruleset.name().to_string(),
-            told_to_change: Some(pb::BySide {
-                red: c.told_to_change.red,
-                black: c.told_to_change.black,
-            }),
-            defensive_key_point: Some(pb::BySide {
-                red: c.defensive_key_point.red,
-                black: c.defensive_key_point.black,
-            }),
-            ..Default::default()
-        })
+        .map(qili::service::convert::case_request)
         .collect();
     let answers: Vec<pb::AdjudicateStreamResponse> = client
         .adjudicate_stream(futures::stream::iter(requests))

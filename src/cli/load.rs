@@ -4,6 +4,8 @@
 
 use clap::Args;
 use qili::corpus::{self, Case};
+use qili::notation::{Notation, detect};
+use qili::service::convert;
 use qili::service::pb::{self, qili_client::QiliClient};
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv6Addr};
@@ -87,37 +89,14 @@ fn loopback_url(addr: &str) -> Result<String, String> {
     Ok(format!("http://{rest}"))
 }
 
-/// The `Adjudicate` request a corpus case describes.
+/// The `Adjudicate` request a corpus case describes, in ICCS when every move is (saving the
+/// server the detection).
 fn to_request(case: &Case) -> pb::AdjudicateRequest {
-    let iccs = case.moves.iter().all(|m| {
-        let b = m.as_bytes();
-        let sq = |f: u8, r: u8| (b'a'..=b'i').contains(&f) && r.is_ascii_digit();
-        match b.len() {
-            4 => sq(b[0], b[1]) && sq(b[2], b[3]),
-            5 => sq(b[0], b[1]) && b[2] == b'-' && sq(b[3], b[4]),
-            _ => false,
-        }
-    });
-    pb::AdjudicateRequest {
-        request_id: case.id.clone(),
-        fen: case.fen.clone(),
-        moves: case.moves.clone(),
-        notation: if iccs {
-            pb::Notation::Iccs as i32
-        } else {
-            pb::Notation::Auto as i32
-        },
-        ruleset: case.ruleset.name().to_string(),
-        told_to_change: Some(pb::BySide {
-            red: case.told_to_change.red,
-            black: case.told_to_change.black,
-        }),
-        defensive_key_point: Some(pb::BySide {
-            red: case.defensive_key_point.red,
-            black: case.defensive_key_point.black,
-        }),
-        language: pb::Language::Both as i32,
+    let mut request = convert::case_request(case);
+    if case.moves.iter().all(|m| detect(m) == Some(Notation::Iccs)) {
+        request.notation = pb::Notation::Iccs as i32;
     }
+    request
 }
 
 /// What one worker saw.

@@ -29,6 +29,27 @@ pub fn adjudicate_request(r: &pb::AdjudicateRequest) -> Result<(Request, pb::Lan
     Ok((request, language(r.language)?))
 }
 
+/// The `Adjudicate` request a corpus case describes (moves in auto-detected notation, text in both
+/// languages): how the load tool and the tests send the corpus to a server.
+pub fn case_request(case: &crate::corpus::Case) -> pb::AdjudicateRequest {
+    pb::AdjudicateRequest {
+        request_id: case.id.clone(),
+        fen: case.fen.clone(),
+        moves: case.moves.clone(),
+        notation: pb::Notation::Auto as i32,
+        ruleset: case.ruleset.name().to_string(),
+        told_to_change: Some(pb::BySide {
+            red: case.told_to_change.red,
+            black: case.told_to_change.black,
+        }),
+        defensive_key_point: Some(pb::BySide {
+            red: case.defensive_key_point.red,
+            black: case.defensive_key_point.black,
+        }),
+        language: pb::Language::Both as i32,
+    }
+}
+
 /// The rule profile named `name` (empty: the default); an unknown name fails on field `ruleset`.
 pub fn ruleset(name: &str) -> Result<Ruleset, Failure> {
     name.parse::<Ruleset>()
