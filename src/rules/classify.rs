@@ -53,6 +53,7 @@ pub fn classify(
             max_nodes: options.limits.mate_nodes,
             ..SearchReport::default()
         },
+        mate_line: Vec::new(),
         note_zh: String::new(),
         note_en: String::new(),
     };
@@ -77,6 +78,10 @@ pub fn classify(
     };
     report.mate_search.nodes = budget.nodes;
     report.mate_search.budget_exhausted = budget.exhausted;
+    if threat_new {
+        let line = super::search::mate_line(&again, options.limits.mate_plies, &mut budget);
+        report.mate_line = super::report::LineMove::line(&again, &line);
+    }
 
     // 捉: every enemy piece the mover could now capture.
     let graph = AttackGraph::build(again.board());
@@ -519,6 +524,8 @@ fn chase_by_checks(before: &Position, again: &Position, options: &Options) -> Op
         means: Means::Checks,
         new: true,
         joint: false,
+        line: super::report::LineMove::line(again, line.first.as_slice()),
+        participants: line.first.map(|m| m.from).into_iter().collect(),
         counted: true,
         reason: format!(
             "new threat to win the {} {} by a series of checks (29.1)",

@@ -2,6 +2,7 @@
 
 use super::kinds::Verdict;
 use super::report::{Article, MoveReport, SideReport};
+use super::ruleset::Ruleset;
 use crate::color::Color;
 
 /// The text of an article by id, in Chinese and English.
@@ -156,10 +157,25 @@ pub fn article(id: &str) -> Article {
         ),
         _ => ("", ""),
     };
+    let (edition, number) = edition_and_number(id);
     Article {
         id: id.to_string(),
+        edition,
+        number: number.to_string(),
         zh: zh.to_string(),
         en: en.to_string(),
+    }
+}
+
+/// The rule book an article id belongs to and its number inside it: `2011 26.5` is the 2011
+/// edition's 26.5, `AXF 8` the Asian rules' 8, anything else (`26.4`, `item 7`) the 1999 edition's.
+pub fn edition_and_number(id: &str) -> (Ruleset, &str) {
+    if let Some(n) = id.strip_prefix("2011 ") {
+        (Ruleset::Cxa2011, n)
+    } else if let Some(n) = id.strip_prefix("AXF ") {
+        (Ruleset::Axf, n)
+    } else {
+        (Ruleset::Cxa1999, id)
     }
 }
 

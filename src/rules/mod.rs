@@ -33,10 +33,12 @@ pub use cycle::{Cycle, find_cycle, positions};
 pub use exchange::{Exchange, best_capture, legal_captures};
 pub use graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
 pub use kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
-pub use report::{Article, Defender, Means, MoveReport, Ruling, SearchReport, SideReport, Target};
+pub use report::{
+    Article, Defender, LineMove, Means, MoveReport, Ruling, SearchReport, SideReport, Target,
+};
 pub use request::{BySide, Options, Request, RequestError, SearchLimits, parse_moves};
 pub use ruleset::{Ruleset, UnknownRuleset};
-pub use search::{Budget, has_mate_in_one, mate_by_checks};
+pub use search::{Budget, has_mate_in_one, mate_by_checks, mate_line};
 pub use value::Material;
 pub use verdict::{Decision, SideSummary, decide, forbidden};
 

@@ -59,6 +59,8 @@ impl Assessment {
                     Material::of(p, self.best.capture.from).score()
                         >= Material::of(piece, sq).score()
                 }),
+            line: super::report::LineMove::line(pos, &[self.best.capture]),
+            participants: vec![self.best.capture.from],
             counted: false,
             reason: reason.0,
             reason_zh: reason.1,

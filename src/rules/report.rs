@@ -49,6 +49,32 @@ pub struct Defender {
     pub real: bool,
 }
 
+/// One move of a line of play, in ICCS and in Chinese notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineMove {
+    /// ICCS (`h2e2`).
+    pub iccs: String,
+    /// Chinese notation (`炮二平五`).
+    pub chinese: String,
+}
+
+impl LineMove {
+    /// The moves `line`, played in order from `pos`, written out.
+    pub fn line(pos: &crate::position::Position, line: &[crate::moves::Move]) -> Vec<LineMove> {
+        let mut p = *pos;
+        line.iter()
+            .map(|&m| {
+                let out = LineMove {
+                    iccs: m.to_string(),
+                    chinese: crate::notation::write_move(&p, m, crate::notation::Notation::Chinese),
+                };
+                p.play_unchecked(m);
+                out
+            })
+            .collect()
+    }
+}
+
 /// A piece attacked by a move, with its protection and what capturing it would gain.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Target {
@@ -71,6 +97,11 @@ pub struct Target {
     pub new: bool,
     /// The gain needs several attackers together (联合捉, 2011 24.17), not a cheaper attacker.
     pub joint: bool,
+    /// The line that wins the material, starting with the mover's capture or check.
+    pub line: Vec<LineMove>,
+    /// The mover's pieces that take part in the gain (capturers, screens, pinners, guards of the
+    /// recapture point); more than one when `joint`.
+    pub participants: Vec<Square>,
     /// Whether this target makes the move a chase (new, and no exception of the profile applies).
     pub counted: bool,
     /// Why it does or does not count, in English.
@@ -114,6 +145,8 @@ pub struct MoveReport {
     pub targets: Vec<Target>,
     /// The mate-threat search behind the kind.
     pub mate_search: SearchReport,
+    /// For a mate threat, the mating line found (the mover's checks and the defences); else empty.
+    pub mate_line: Vec<LineMove>,
     /// An arbiter's note on the move, in Chinese.
     pub note_zh: String,
     /// The same in English.
@@ -136,8 +169,12 @@ pub struct SideReport {
 /// An article of the rules applied in a ruling.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Article {
-    /// The article's number in its rulebook (`26.4`, `item 7`, `AXF 8`).
+    /// The article as people cite it (`26.4`, `2011 26.5`, `item 7`, `AXF 8`).
     pub id: String,
+    /// The rule book it is from.
+    pub edition: Ruleset,
+    /// Its number inside that book (`26.5`, `item 7`, `8`).
+    pub number: String,
     /// What it says, in Chinese.
     pub zh: String,
     /// What it says, in English.

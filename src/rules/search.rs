@@ -177,3 +177,51 @@ fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
     }
     false
 }
+
+/// The mating line behind a mate by checks found by [`mate_by_checks`] in `pos` within `plies`
+/// plies: the attacker's checks and, at each defender's turn, the reply that holds out longest.
+/// Reads the results the search stored for this ruling, re-searching (within `budget`) what was
+/// not stored; empty when no mate is found.
+pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
+    let mut line = Vec::new();
+    let mut p = *pos;
+    let mut left = plies;
+    loop {
+        // The attacker: the first check after which the defender is mated within the plies left.
+        let Some(m) = checking_moves(&p).into_iter().find(|&m| {
+            let mut q = p;
+            q.play_unchecked(m);
+            defender_is_mated(&mut q, left - 1, budget)
+        }) else {
+            return Vec::new();
+        };
+        line.push(m);
+        p.play_unchecked(m);
+        left -= 1;
+        let replies = p.legal_moves();
+        if replies.is_empty() {
+            return line;
+        }
+        // The defender: the reply that needs the most plies to mate.
+        let mut best: Option<(u32, Move)> = None;
+        for r in replies {
+            let mut q = p;
+            q.play_unchecked(r);
+            let need = (1..left)
+                .step_by(2)
+                .find(|&k| attacker_mates(&mut q, k, budget));
+            let Some(need) = need else {
+                return Vec::new();
+            };
+            if best.is_none_or(|(n, _)| need > n) {
+                best = Some((need, r));
+            }
+        }
+        let Some((need, r)) = best else {
+            return line;
+        };
+        line.push(r);
+        p.play_unchecked(r);
+        left = need;
+    }
+}

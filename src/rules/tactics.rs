@@ -18,6 +18,8 @@ pub struct Line {
     pub material: Material,
     /// The piece captured at the end of the line, if any.
     pub won: Option<(Square, Piece)>,
+    /// The line's first move (the first check), if it starts with one.
+    pub first: Option<crate::moves::Move>,
 }
 
 /// The best direct capture for the side to move over every enemy piece.
@@ -25,6 +27,7 @@ pub fn best_direct(pos: &Position, ruleset: Ruleset, budget: &mut Budget) -> Lin
     let mut best = Line {
         material: Material::ZERO,
         won: None,
+        first: None,
     };
     let them: Color = !pos.turn();
     for (sq, piece) in pos.board().pieces_of(them) {
@@ -41,6 +44,7 @@ pub fn best_direct(pos: &Position, ruleset: Ruleset, budget: &mut Budget) -> Lin
             best = Line {
                 material: m,
                 won: Some((sq, piece)),
+                first: None,
             };
         }
     }
@@ -71,6 +75,7 @@ fn attacker(pos: &mut Position, plies: u32, ruleset: Ruleset, budget: &mut Budge
         pos.undo(c, undo);
         if let Some(mut l) = line {
             l.material = l.material + victim.unwrap_or(Material::ZERO);
+            l.first = Some(c);
             if best.is_none_or(|b| l.material.score() > b.material.score()) {
                 best = Some(l);
             }
@@ -108,6 +113,7 @@ fn defender(pos: &mut Position, plies: u32, ruleset: Ruleset, budget: &mut Budge
         let line = Line {
             material: cont.material - lost,
             won: cont.won,
+            first: None,
         };
         if worst.is_none_or(|w| line.material.score() < w.material.score()) {
             worst = Some(line);

@@ -6,9 +6,9 @@ use crate::color::Color;
 use crate::notation::Notation;
 use crate::piece::{Piece, Role};
 use crate::rules::{
-    Article, BySide, Defender, Edge, GraphView, IdleKind, Means, MoveKind, MoveReport, Options,
-    Pattern, PieceNode, Protection, Relation, Request, Ruleset, Ruling, SearchReport, SideReport,
-    Target, Verdict,
+    Article, BySide, Defender, Edge, GraphView, IdleKind, LineMove, Means, MoveKind, MoveReport,
+    Options, Pattern, PieceNode, Protection, Relation, Request, Ruleset, Ruling, SearchReport,
+    SideReport, Target, Verdict,
 };
 use crate::square::Square;
 
@@ -47,6 +47,7 @@ pub fn case_request(case: &crate::corpus::Case) -> pb::AdjudicateRequest {
             black: case.defensive_key_point.black,
         }),
         language: pb::Language::Both as i32,
+        detail: pb::Detail::Full as i32,
     }
 }
 
@@ -279,6 +280,8 @@ fn target(x: &Target, t: Texts) -> pb::Target {
         counted: x.counted,
         reason: t.en(&x.reason),
         reason_zh: t.zh(&x.reason_zh),
+        line: line(&x.line),
+        participants: squares(&x.participants),
     }
 }
 
@@ -303,12 +306,23 @@ fn move_report(m: &MoveReport, t: Texts) -> pb::MoveReport {
         mate_search: Some(search(&m.mate_search)),
         note_zh: t.zh(&m.note_zh),
         note_en: t.en(&m.note_en),
+        mate_line: line(&m.mate_line),
     }
+}
+
+/// The API's line; unset when there are no moves.
+fn line(l: &[LineMove]) -> Option<pb::Line> {
+    (!l.is_empty()).then(|| pb::Line {
+        iccs: l.iter().map(|m| m.iccs.clone()).collect(),
+        chinese: l.iter().map(|m| m.chinese.clone()).collect(),
+    })
 }
 
 fn article(a: &Article, t: Texts) -> pb::Article {
     pb::Article {
         id: a.id.clone(),
+        edition: a.edition.name().to_string(),
+        number: a.number.clone(),
         zh: t.zh(&a.zh),
         en: t.en(&a.en),
     }
