@@ -42,6 +42,7 @@ pub fn classify(
     let iccs = m.to_string();
     let mut report = MoveReport {
         ply,
+        round: u32::from(before.fullmoves()),
         color: mover,
         iccs,
         chinese,

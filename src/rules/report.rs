@@ -131,6 +131,9 @@ pub struct SearchReport {
 pub struct MoveReport {
     /// Index of the move in the request's move list (0-based).
     pub ply: usize,
+    /// The round (回合) as the score sheet numbers it (the FEN's full-move number, up by one after
+    /// each black move).
+    pub round: u32,
     /// The side that played it.
     pub color: Color,
     /// ICCS (`h2e2`).

@@ -307,6 +307,7 @@ fn move_report(m: &MoveReport, t: Texts) -> pb::MoveReport {
         note_zh: t.zh(&m.note_zh),
         note_en: t.en(&m.note_en),
         mate_line: line(&m.mate_line),
+        round: m.round,
     }
 }
 
