@@ -13,39 +13,38 @@
 //! assert_eq!(ruling.verdict, Verdict::RedLoses);
 //! ```
 
+mod axf;
+mod chase;
 mod classify;
 mod cycle;
-mod exchange;
 mod explain;
-mod graph;
 mod kinds;
-mod memo;
 mod protection;
 mod report;
 mod request;
 mod ruleset;
-mod search;
-mod tactics;
-mod value;
+pub mod tactics;
 mod verdict;
 
 pub use cycle::{Cycle, find_cycle, positions};
-pub use exchange::{Exchange, best_capture, legal_captures};
-pub use graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
 pub use kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
+pub use protection::legal_captures;
 pub use report::{
     Article, Defender, LineMove, Means, MoveReport, Ruling, SearchReport, SideReport, Target,
 };
 pub use request::{BySide, Options, Request, RequestError, SearchLimits, parse_moves};
 pub use ruleset::{Ruleset, UnknownRuleset};
-pub use search::{Budget, has_mate_in_one, mate_by_checks, mate_line};
-pub use value::Material;
+pub use tactics::gain::{Frame, Gain, GainLimits, Query, gain, line_material};
+pub use tactics::graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
+pub use tactics::mate::{Budget, mate_by_checks, mate_line};
+pub use tactics::value::Material;
 pub use verdict::{Decision, SideSummary, decide, forbidden};
 
 use crate::color::Color;
 use crate::moves::Move;
 use crate::position::Position;
-use classify::{Switches, annotate, classify};
+use chase::Switches;
+use classify::{Played, annotate, classify};
 
 /// Reads a request and rules on it.
 pub fn adjudicate(request: &Request) -> Result<Ruling, RequestError> {
@@ -55,7 +54,7 @@ pub fn adjudicate(request: &Request) -> Result<Ruling, RequestError> {
 
 /// Rules on `moves` (all legal) played from `start`.
 pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
-    memo::begin();
+    tactics::memo::begin();
     let ruleset = options.ruleset;
     let Some(cycle) = find_cycle(start, moves) else {
         return no_repetition(options);
@@ -65,7 +64,11 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         (cycle.start..moves.len())
             .map(|i| {
                 let before = &all[i];
-                classify(before, moves[i], i, options, switches.get(before.turn()))
+                let played = Played {
+                    before,
+                    previous: i.checked_sub(1).map(|j| (&all[j], moves[j])),
+                };
+                classify(played, moves[i], i, options, switches.get(before.turn()))
             })
             .collect()
     };
@@ -96,25 +99,26 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     let mut reports = judge(switches);
     let mut sides = summaries(&reports);
     let mut extra_articles: Vec<&'static str> = Vec::new();
-    // 1999 27.2 / item 11: when the other side attacks perpetually, a pawn's attacks are chases.
+    // 1999 27.2 / item 11: when the other side attacks perpetually, a pawn's attacks are chases:
+    // judge the allowed side again with its pawns' attacks counted.
     if ruleset == Ruleset::Cxa1999 {
-        let mut again = false;
         for c in Color::ALL {
-            let pawn_attacks = reports
-                .iter()
-                .any(|m| m.color == c && m.targets.iter().any(|t| t.reason_zh.contains("27.2")));
-            if pawn_attacks && !sides.get(c).forbidden && sides.get(!c).forbidden {
-                match c {
-                    Color::Red => switches.red.pawns_chase = true,
-                    Color::Black => switches.black.pawns_chase = true,
-                }
-                again = true;
+            if sides.get(c).forbidden || !sides.get(!c).forbidden {
+                continue;
             }
-        }
-        if again {
-            reports = judge(switches);
-            sides = summaries(&reports);
-            extra_articles.extend(["27.2", "item 11"]);
+            let mut again = switches;
+            match c {
+                Color::Red => again.red.pawns_chase = true,
+                Color::Black => again.black.pawns_chase = true,
+            }
+            let rejudged = judge(again);
+            let resides = summaries(&rejudged);
+            if resides.get(c).forbidden {
+                switches = again;
+                reports = rejudged;
+                sides = resides;
+                extra_articles.extend(["27.2", "item 11"]);
+            }
         }
     }
     for r in &mut reports {
@@ -250,9 +254,15 @@ pub struct Analysis {
 /// Analyses `position`, or, if `mv` is given, the position after it, judging the move too.
 /// A move that is not legal in `position` is ignored (callers validate it first).
 pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Analysis {
-    memo::begin();
+    tactics::memo::begin();
     let mv = mv.filter(|m| position.is_legal(*m));
-    let mut report = mv.map(|m| classify(position, m, 0, options, Switches::default()));
+    let mut report = mv.map(|m| {
+        let played = Played {
+            before: position,
+            previous: None,
+        };
+        classify(played, m, 0, options, Switches::default())
+    });
     if let Some(r) = &mut report {
         annotate(r);
     }
@@ -278,7 +288,9 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
             if !Material::is_material(piece, sq) {
                 continue;
             }
-            if let Some(a) = protection::assess(&p, &graph, sq, options.ruleset) {
+            if let Some(a) =
+                protection::assess(&p, &graph, sq, options.ruleset, options.limits.gain)
+            {
                 let reason = (
                     format!(
                         "{} {} on {}: {}",
@@ -295,8 +307,25 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
                     ),
                 );
                 attacked.push(Target {
+                    square: sq,
+                    piece,
+                    attackers: a.attackers(),
+                    defenders: a.defenders.clone(),
+                    protection: a.protection,
+                    gain: if a.gains() {
+                        a.material.report_value()
+                    } else {
+                        0
+                    },
+                    means: Means::Capture,
+                    new: false,
                     joint: false,
-                    ..a.target(&p, piece, reason)
+                    line: LineMove::line(&p, &[a.best]),
+                    participants: vec![a.best.from],
+                    counted: false,
+                    reason: reason.0,
+                    reason_zh: reason.1,
+                    article: None,
                 });
             }
         }

@@ -1,15 +1,17 @@
-//! Protection (根) of attacked pieces: 有根 / 无根 / 假根 / 少根 / 暗根, from the attack/defence
-//! graph and the exchange evaluation (28.16; SPEC §4).
+//! Protection (根) of attacked pieces: 有根 / 无根 / 假根 / 少根 / 暗根 (1999 28.16, 2011 24.15–24.16;
+//! SPEC §4), from the attack/defence graph and the exchange on the piece's point, which is the
+//! net-gain search restricted to that point.
 
-use super::exchange::{Exchange, evaluate_capture, legal_captures};
-use super::graph::{AttackGraph, Relation};
 use super::kinds::Protection;
-use super::report::{Defender, Means, Target};
+use super::report::Defender;
 use super::ruleset::Ruleset;
-use super::search::has_mate_in_one;
-use super::value::Material;
+use super::tactics::gain::{Gain, GainLimits, Query, gain};
+use super::tactics::graph::{AttackGraph, Relation};
+use super::tactics::mate::{Budget, mate_by_checks};
+use super::tactics::value::Material;
+use super::tactics::value::capture_order;
+use crate::attacks::attackers;
 use crate::moves::Move;
-use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::Square;
 
@@ -18,55 +20,62 @@ use crate::square::Square;
 pub struct Assessment {
     /// The attacked point.
     pub square: Square,
-    /// Every legal first capture with its exchange, cheapest capturer first.
-    pub captures: Vec<Exchange>,
-    /// The defenders from the graph, each marked real or not.
+    /// Every legal first capture with what the exchange on the point then nets (half units).
+    pub captures: Vec<(Move, i32)>,
+    /// The defenders from the graph and those the capture uncovers, each marked real or not.
     pub defenders: Vec<Defender>,
     /// The protection.
     pub protection: Protection,
-    /// The best first capture and its result (the one the protection is judged by).
-    pub best: Exchange,
-    /// Whether `best` gains under the profile.
-    pub gains: bool,
+    /// The best first capture (the one the protection is judged by).
+    pub best: Move,
+    /// What the exchange after `best` nets for the capturer, in half units (positive: a gain).
+    pub value: i32,
+    /// The same as material.
+    pub material: Material,
 }
 
 impl Assessment {
-    /// The mover's pieces that can capture legally.
-    pub fn attackers(&self) -> Vec<Square> {
-        self.captures.iter().map(|x| x.capture.from).collect()
+    /// Whether the exchange on the point wins material for the capturer.
+    pub fn gains(&self) -> bool {
+        self.value > 0
     }
 
-    /// The report of this attacked piece, not (yet) counted as a chase; `reason` says why in
-    /// English and Chinese.
-    pub fn target(&self, pos: &Position, piece: Piece, reason: (String, String)) -> Target {
-        let sq = self.square;
-        Target {
-            square: sq,
-            piece,
-            attackers: self.attackers(),
-            defenders: self.defenders.clone(),
-            protection: self.protection,
-            gain: if self.gains {
-                self.best.result.report_value()
-            } else {
-                0
-            },
-            means: Means::Capture,
-            new: false,
-            // The gain comes from numbers, not from a cheaper attacker (联合捉, 2011 24.17).
-            joint: self.protection == Protection::InsufficientRoot
-                && pos.piece_at(self.best.capture.from).is_some_and(|p| {
-                    Material::of(p, self.best.capture.from).score()
-                        >= Material::of(piece, sq).score()
-                }),
-            line: super::report::LineMove::line(pos, &[self.best.capture]),
-            participants: vec![self.best.capture.from],
-            counted: false,
-            reason: reason.0,
-            reason_zh: reason.1,
-            article: None,
-        }
+    /// The side to move's pieces that can capture legally.
+    pub fn attackers(&self) -> Vec<Square> {
+        self.captures.iter().map(|(m, _)| m.from).collect()
     }
+}
+
+/// Legal captures of the piece on `sq` by the side to move, cheapest capturer first.
+pub fn legal_captures(pos: &Position, sq: Square) -> Vec<Move> {
+    if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
+        return Vec::new();
+    }
+    let mut out: Vec<Move> = attackers(pos.board(), sq, pos.turn())
+        .into_iter()
+        .map(|from| Move::new(from, sq))
+        .filter(|m| pos.is_legal(*m))
+        .collect();
+    out.sort_by_key(|m| pos.piece_at(m.from).map_or(9, |p| capture_order(p.role)));
+    out
+}
+
+/// What capturing with `m` and going on with the exchange on its point nets for the capturer,
+/// in half units: each side recaptures or stops, a capture after which the other side forces
+/// mate loses, and a recapture after which the capturer forces a mate that was not already on
+/// the board is no recapture (假根).
+pub fn exchange_value(pos: &Position, m: Move, ruleset: Ruleset, limits: GainLimits) -> i32 {
+    exchange(pos, m, ruleset, limits).value
+}
+
+/// The exchange on the point of `m` that `m` starts (see [`exchange_value`]).
+pub fn exchange(pos: &Position, m: Move, ruleset: Ruleset, limits: GainLimits) -> Gain {
+    let q = Query {
+        square: Some(m.to),
+        first: Some(m),
+        ..Query::new(ruleset, limits)
+    };
+    gain(pos, &q)
 }
 
 /// Judges the enemy piece on `sq`, attacked by the side to move of `pos`. `None` when the side to
@@ -76,26 +85,22 @@ pub fn assess(
     graph: &AttackGraph,
     sq: Square,
     ruleset: Ruleset,
+    limits: GainLimits,
 ) -> Option<Assessment> {
-    let captures: Vec<Exchange> = legal_captures(pos, sq)
+    let exchanges: Vec<(Move, Gain)> = legal_captures(pos, sq)
         .into_iter()
-        .map(|m| evaluate_capture(pos, m))
+        .map(|m| (m, exchange(pos, m, ruleset, limits)))
         .collect();
-    let gains = |x: &Exchange| !x.mated_after && x.result.is_gain(ruleset);
-    let best = *captures.iter().max_by_key(|x| {
-        (
-            gains(x),
-            x.result.score(),
-            std::cmp::Reverse(x.capture.from.index()),
-        )
-    })?;
-    let best_gains = gains(&best);
-    let defenders = defenders(pos, graph, best.capture);
+    // The best capture; among equals the cheapest capturer (listed first).
+    let (best, g) = exchanges.iter().rev().max_by_key(|(_, g)| g.value)?;
+    let (best, value, material) = (*best, g.value, g.material);
+    let captures = exchanges.iter().map(|(m, g)| (*m, g.value)).collect();
+    let defenders = defenders(pos, graph, best, limits);
     let protection = if defenders.is_empty() {
         Protection::Unprotected
-    } else if !best.real_recapture {
+    } else if defenders.iter().all(|d| !d.real) {
         Protection::FalseRoot
-    } else if best_gains {
+    } else if value > 0 {
         Protection::InsufficientRoot
     } else if defenders.iter().filter(|d| d.real).all(|d| d.hidden) {
         Protection::HiddenRoot
@@ -108,23 +113,35 @@ pub fn assess(
         defenders,
         protection,
         best,
-        gains: best_gains,
+        value,
+        material,
     })
 }
 
 /// The defenders of the piece that `capture` takes: direct and hidden ones from the graph, plus
 /// those the capture itself uncovers; `real` when the recapture is legal and does not let the
-/// capturer mate at once.
-fn defenders(pos: &Position, graph: &AttackGraph, capture: Move) -> Vec<Defender> {
+/// capturer force a mate that was not already on the board without it.
+fn defenders(
+    pos: &Position,
+    graph: &AttackGraph,
+    capture: Move,
+    limits: GainLimits,
+) -> Vec<Defender> {
     let sq = capture.to;
     let mut after = *pos;
     after.play_unchecked(capture);
+    let mates = |p: &Position| {
+        let mut b = Budget::new(limits.mate_nodes);
+        mate_by_checks(p, limits.mate_plies, &mut b).is_some()
+    };
+    // A mate the capturer has anyway, recapture or not, does not make a recapture false.
+    let standing_mate = after.with_turn_passed().is_some_and(|p| mates(&p));
     let real: Vec<Square> = legal_captures(&after, sq)
         .into_iter()
         .filter(|r| {
             let mut again = after;
             again.play_unchecked(*r);
-            !has_mate_in_one(&again)
+            standing_mate || !mates(&again)
         })
         .map(|r| r.from)
         .collect();
@@ -140,7 +157,7 @@ fn defenders(pos: &Position, graph: &AttackGraph, capture: Move) -> Vec<Defender
         }
     }
     // A recapture the graph did not foresee (this capture opened the way): hidden protection.
-    for from in crate::attacks::attackers(after.board(), sq, after.turn()) {
+    for from in attackers(after.board(), sq, after.turn()) {
         if out.iter().any(|d| d.square == from) {
             continue;
         }
@@ -157,17 +174,6 @@ fn defenders(pos: &Position, graph: &AttackGraph, capture: Move) -> Vec<Defender
     out
 }
 
-/// The material the side to move would win on `sq`, if any: its best capture's result when that
-/// gains under the profile.
-pub fn winnable(pos: &Position, sq: Square, ruleset: Ruleset) -> Option<Material> {
-    legal_captures(pos, sq)
-        .into_iter()
-        .map(|m| evaluate_capture(pos, m))
-        .filter(|x| !x.mated_after && x.result.is_gain(ruleset))
-        .map(|x| x.result)
-        .max_by_key(|r| r.score())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,7 +181,14 @@ mod tests {
     fn judge(fen: &str, sq: &str) -> Assessment {
         let pos: Position = fen.parse().expect("valid test FEN");
         let graph = AttackGraph::build(pos.board());
-        assess(&pos, &graph, sq.parse().expect("square"), Ruleset::Cxa1999).expect("attacked")
+        assess(
+            &pos,
+            &graph,
+            sq.parse().expect("square"),
+            Ruleset::Cxa1999,
+            GainLimits::default(),
+        )
+        .expect("attacked")
     }
 
     #[test]
@@ -183,7 +196,7 @@ mod tests {
         // Red's rook on c7 takes the horse on c6; then black's horse on c8 screens the cannon on c9.
         let a = judge("2c1k4/2n6/2R6/2n6/9/9/9/9/9/3K5 w", "c6");
         assert_eq!(a.protection, Protection::HiddenRoot);
-        assert!(!a.gains);
+        assert!(!a.gains());
         assert!(
             a.defenders
                 .iter()
@@ -201,7 +214,7 @@ mod tests {
         // The horse on e8 guards d6 but is pinned to its king by the rook on e1.
         let a = judge("4k4/4n4/9/3c5/9/9/9/3R5/4R4/5K3 w", "d6");
         assert_eq!(a.protection, Protection::FalseRoot);
-        assert!(a.gains);
+        assert!(a.gains());
         assert!(
             a.defenders
                 .iter()
@@ -215,13 +228,7 @@ mod tests {
         // lose the rook to Rxc6, so black stops and red is a horse up.
         let a = judge("2r1k4/9/9/2n6/9/1N7/9/2R6/9/3K5 w", "c6");
         assert_eq!(a.protection, Protection::InsufficientRoot);
-        assert_eq!(
-            a.best.result,
-            Material {
-                pieces: 5,
-                pawns: 0
-            }
-        );
+        assert_eq!(a.value, 10);
     }
 
     #[test]
@@ -229,13 +236,7 @@ mod tests {
         // The horse on b4 attacks the rook on c6, which the rook on c9 guards: +10 −5.
         let a = judge("2r1k4/9/9/2r6/9/1N7/9/9/9/3K5 w", "c6");
         assert_eq!(a.protection, Protection::InsufficientRoot);
-        assert_eq!(
-            a.best.result,
-            Material {
-                pieces: 5,
-                pawns: 0
-            }
-        );
+        assert_eq!(a.value, 10);
     }
 
     #[test]
@@ -243,6 +244,6 @@ mod tests {
         // Rook takes a rook guarded by a rook: even, so protected.
         let a = judge("2r1k4/9/9/2r6/9/9/9/2R6/9/3K5 w", "c6");
         assert_eq!(a.protection, Protection::Protected);
-        assert!(!a.gains);
+        assert!(!a.gains());
     }
 }

@@ -148,6 +148,8 @@ pub struct MoveReport {
     pub targets: Vec<Target>,
     /// The mate-threat search behind the kind.
     pub mate_search: SearchReport,
+    /// The net-gain searches behind the chase test, together (`max_nodes` is the move's bound).
+    pub gain_search: SearchReport,
     /// For a mate threat, the mating line found (the mover's checks and the defences); else empty.
     pub mate_line: Vec<LineMove>,
     /// An arbiter's note on the move, in Chinese.

@@ -1,6 +1,7 @@
 //! A ruling request: the start position, the moves as text, and the options; and its errors.
 
 use super::ruleset::Ruleset;
+use super::tactics::gain::GainLimits;
 use crate::color::Color;
 use crate::fen::FenError;
 use crate::moves::Move;
@@ -35,26 +36,27 @@ impl<T: Copy> BySide<T> {
     }
 }
 
-/// Bounds on the searches a ruling makes, so no request can run away.
+/// Bounds on the searches a ruling makes, so no request can run away (docs/rules.md, "Bounds").
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SearchLimits {
     /// Most plies of the mate-threat search (the mover's checks and the defender's replies).
     pub mate_plies: u32,
-    /// Most positions the mate-threat search visits for one move.
+    /// Most positions one mate-threat search visits.
     pub mate_nodes: u64,
-    /// Most plies of the search for material won by a series of checks.
-    pub check_gain_plies: u32,
-    /// Most positions that search visits for one move.
-    pub check_gain_nodes: u64,
+    /// Bounds of each net-gain search (plies, checks per side, positions, and the mate searches
+    /// made inside its lines).
+    pub gain: GainLimits,
+    /// Most positions all the net-gain searches of one move visit together.
+    pub move_nodes: u64,
 }
 
 impl Default for SearchLimits {
     fn default() -> SearchLimits {
         SearchLimits {
-            mate_plies: 9,
+            mate_plies: 13,
             mate_nodes: 20_000,
-            check_gain_plies: 5,
-            check_gain_nodes: 5_000,
+            gain: GainLimits::default(),
+            move_nodes: 60_000,
         }
     }
 }

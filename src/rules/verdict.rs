@@ -46,16 +46,22 @@ pub fn summarise(ruleset: Ruleset, moves: &[&MoveReport], same_piece: bool) -> S
     // AXF forbids a perpetual chase only when it is aimed at the same piece every time.
     let forbidden = forbidden(ruleset, pattern)
         && !(ruleset == Ruleset::Axf && pattern == Pattern::PerpetualChase && !same_piece);
+    // 2011 26.8: a chase of a rook or of an unprotected piece by one piece is primary; one that
+    // rests on a joint chase or an insufficient root is secondary. A gain by a series of checks
+    // is won outright.
     let primary = moves
         .iter()
         .filter(|m| m.kind == super::kinds::MoveKind::Chase)
         .all(|m| {
             m.targets.iter().any(|t| {
                 t.counted
-                    && (matches!(
-                        t.protection,
-                        Protection::Unprotected | Protection::FalseRoot
-                    ) || (t.piece.role == Role::Rook && !t.joint))
+                    && !t.joint
+                    && (t.piece.role == Role::Rook
+                        || t.means == super::report::Means::Checks
+                        || matches!(
+                            t.protection,
+                            Protection::Unprotected | Protection::FalseRoot
+                        ))
             })
         });
     SideSummary {

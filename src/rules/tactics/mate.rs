@@ -1,12 +1,13 @@
-//! Bounded searches by checks: mate in one, forced mate by a series of checks (杀), and the
-//! helpers they share. Every search counts its nodes against a budget; what one search proves
-//! about a position (mated within so many plies, or not) is remembered for the rest of the ruling.
+//! Forced mate by a series of checks (连续照将将死, the test behind 杀, false roots and "mated at
+//! once"), and the helpers the searches share. Every search counts its positions against a
+//! budget; what one search proves about a position (mated within so many plies, or not) is
+//! remembered for the rest of the ruling.
 
 use super::memo;
-use crate::attacks::gives_check;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::square::Square;
 
 /// A node budget shared by one search.
 #[derive(Clone, Copy, Debug)]
@@ -49,50 +50,28 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     out
 }
 
-/// Whether the side to move can mate at once: a move after which the opponent has no legal move
-/// (checkmate, or 困毙 which also loses).
-pub fn has_mate_in_one(pos: &Position) -> bool {
-    memo::mate_in_one(pos.hash(), || mate_in_one(pos))
-}
-
-fn mate_in_one(pos: &Position) -> bool {
-    // A quiet move rarely stalemates; it is only tried when the defender has little left (a
-    // capture may take one more away).
-    let quiet_too = pos.board().pieces_of(!pos.turn()).count() <= 4;
-    let moves = if quiet_too {
-        pos.legal_moves()
-    } else {
-        checking_moves(pos)
-    };
-    let king = pos.king(!pos.turn());
-    let mut p = *pos;
-    for m in moves {
-        let check = !quiet_too || gives_check(pos.board(), m.from, m.to, king);
-        let undo = p.play_unchecked(m);
-        let mated = (check || few_pieces(&p)) && !p.has_legal_move();
-        p.undo(m, undo);
-        if mated {
-            return true;
-        }
-    }
-    false
-}
-
-fn few_pieces(pos: &Position) -> bool {
-    pos.board().pieces_of(pos.turn()).count() <= 3
-}
-
 /// Whether the side to move forces mate within `plies` plies with every one of its moves a check
 /// (a series of checks, 连续照将), every defence tried. Iterative deepening; stops when `budget`
 /// is spent (then the answer is "no mate found").
 pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option<Move> {
+    mate_avoiding(pos, plies, budget, None)
+}
+
+/// As [`mate_by_checks`], the attacker never capturing the piece now on `forbid` (a mate that
+/// rests on taking an offered piece is not counted, 2011 26.9).
+pub fn mate_avoiding(
+    pos: &Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: Option<Square>,
+) -> Option<Move> {
     if checking_moves(pos).is_empty() {
         return None;
     }
     let mut depth = 1;
     while depth <= plies {
         let mut p = *pos;
-        if let Some(m) = mate_root(&mut p, depth, budget) {
+        if let Some(m) = mate_root(&mut p, depth, budget, forbid) {
             return Some(m);
         }
         if budget.exhausted {
@@ -109,10 +88,18 @@ pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option
     None
 }
 
-fn mate_root(pos: &mut Position, plies: u32, budget: &mut Budget) -> Option<Move> {
+fn mate_root(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: Option<Square>,
+) -> Option<Move> {
     for m in checking_moves(pos) {
+        if forbid == Some(m.to) {
+            continue;
+        }
         let undo = pos.play_unchecked(m);
-        let found = defender_is_mated(pos, plies - 1, budget);
+        let found = defender_is_mated(pos, plies - 1, budget, forbid);
         pos.undo(m, undo);
         if found {
             return Some(m);
@@ -125,8 +112,14 @@ fn mate_root(pos: &mut Position, plies: u32, budget: &mut Budget) -> Option<Move
 }
 
 /// The defender is to move after a check: is it mated now or within `plies` more plies?
-fn defender_is_mated(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
-    if let Some(known) = memo::mated_within(pos.hash(), plies) {
+fn defender_is_mated(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: Option<Square>,
+) -> bool {
+    let key = pos.hash() ^ forbid_key(forbid);
+    if let Some(known) = memo::mated_within(key, plies) {
         return known;
     }
     if !budget.tick() {
@@ -136,21 +129,39 @@ fn defender_is_mated(pos: &mut Position, plies: u32, budget: &mut Budget) -> boo
         // No time left for another check: mated only if there is no reply at all.
         !pos.has_legal_move()
     } else {
-        every_reply_mated(pos, plies, budget)
+        every_reply_mated(pos, plies, budget, forbid)
     };
     // An answer cut short by the budget is not stored.
     if !budget.exhausted {
-        memo::set_mated_within(pos.hash(), plies, mated);
+        memo::set_mated_within(key, plies, mated);
     }
     mated
 }
 
+/// Keeps the remembered answers of searches that avoid a piece apart from the plain ones.
+fn forbid_key(forbid: Option<Square>) -> u64 {
+    forbid.map_or(0, |sq| {
+        (sq.index() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    })
+}
+
 /// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
 /// has none.
-fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
+fn every_reply_mated(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: Option<Square>,
+) -> bool {
     for r in pos.legal_moves() {
+        // The avoided piece moves with the defender.
+        let forbid = if forbid == Some(r.from) {
+            Some(r.to)
+        } else {
+            forbid
+        };
         let undo = pos.play_unchecked(r);
-        let mated = attacker_mates(pos, plies - 1, budget);
+        let mated = attacker_mates(pos, plies - 1, budget, forbid);
         pos.undo(r, undo);
         if !mated {
             return false;
@@ -160,13 +171,21 @@ fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget) -> boo
 }
 
 /// The attacker is to move: does some check lead to mate within `plies` plies?
-fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget) -> bool {
+fn attacker_mates(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: Option<Square>,
+) -> bool {
     if !budget.tick() {
         return false;
     }
     for m in checking_moves(pos) {
+        if forbid == Some(m.to) {
+            continue;
+        }
         let undo = pos.play_unchecked(m);
-        let found = defender_is_mated(pos, plies - 1, budget);
+        let found = defender_is_mated(pos, plies - 1, budget, forbid);
         pos.undo(m, undo);
         if found {
             return true;
@@ -191,7 +210,7 @@ pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
         let Some(m) = checking_moves(&p).into_iter().find(|&m| {
             let mut q = p;
             q.play_unchecked(m);
-            defender_is_mated(&mut q, left - 1, budget)
+            defender_is_mated(&mut q, left - 1, budget, None)
         }) else {
             return Vec::new();
         };
@@ -209,7 +228,7 @@ pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
             q.play_unchecked(r);
             let need = (1..left)
                 .step_by(2)
-                .find(|&k| attacker_mates(&mut q, k, budget));
+                .find(|&k| attacker_mates(&mut q, k, budget, None));
             let Some(need) = need else {
                 return Vec::new();
             };

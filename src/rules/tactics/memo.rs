@@ -1,11 +1,9 @@
 //! Answers remembered within one ruling. The classification of a cycle asks the same questions of
-//! the same positions many times over (the exchange on a piece is evaluated for the chase, again
-//! for the gain by checks, and mate in one is tested after every capture), so each thread keeps a
-//! small table of answers, keyed by the position's hash. `begin` starts a new ruling and forgets
-//! the last one's answers, so no request is answered from another's work.
+//! the same positions many times over (a mate search is made after every capture of every gain
+//! search, in the positions before and after each move), so each thread keeps a small table of
+//! answers, keyed by the position's hash. `begin` starts a new ruling and forgets the last one's
+//! answers, so no request is answered from another's work.
 
-use super::exchange::Exchange;
-use crate::moves::Move;
 use std::cell::RefCell;
 
 /// Entries per table (direct-mapped: a newer answer replaces an older one on the same slot).
@@ -47,16 +45,12 @@ impl<T: Copy> Table<T> {
 
 struct Memo {
     generation: u32,
-    mate_in_one: Table<bool>,
-    exchange: Table<Exchange>,
     mated: Table<(u32, bool)>,
 }
 
 thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo {
         generation: 0,
-        mate_in_one: Table::new(),
-        exchange: Table::new(),
         mated: Table::new(),
     });
 }
@@ -68,45 +62,10 @@ pub fn begin() {
         m.generation = m.generation.wrapping_add(1);
         if m.generation == 0 {
             // After 2^32 rulings, clear for real rather than confuse old entries with new ones.
-            m.mate_in_one = Table::new();
-            m.exchange = Table::new();
             m.mated = Table::new();
             m.generation = 1;
         }
     });
-}
-
-/// Whether the position with hash `hash` has mate in one, computed by `compute` if not known.
-pub fn mate_in_one(hash: u64, compute: impl FnOnce() -> bool) -> bool {
-    let generation = MEMO.with(|m| m.borrow().generation);
-    if let Some(v) = MEMO.with(|m| m.borrow().mate_in_one.get(generation, hash)) {
-        return v;
-    }
-    // Computed with the table released: the computation may consult it too.
-    let v = compute();
-    MEMO.with(|m| m.borrow_mut().mate_in_one.put(generation, hash, v));
-    v
-}
-
-/// The exchange that starts with `m` in the position with hash `hash`, computed by `compute` if
-/// not known.
-pub fn exchange(hash: u64, m: Move, compute: impl FnOnce() -> Exchange) -> Exchange {
-    let key = hash ^ move_key(m);
-    let generation = MEMO.with(|t| t.borrow().generation);
-    if let Some(v) = MEMO.with(|t| t.borrow().exchange.get(generation, key))
-        && v.capture == m
-    {
-        return v;
-    }
-    let v = compute();
-    MEMO.with(|t| t.borrow_mut().exchange.put(generation, key, v));
-    v
-}
-
-/// Spreads a move over the hash's bits so that different captures in one position differ.
-fn move_key(m: Move) -> u64 {
-    let x = (m.from.index() as u64) << 8 | m.to.index() as u64;
-    x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// What the mate searches of this ruling found out about the defender (to move) in the position

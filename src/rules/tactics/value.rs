@@ -1,7 +1,7 @@
 //! Material (子力) and its values (1999 art. 25.3; SPEC §2).
 
-use super::ruleset::Ruleset;
 use crate::piece::{Piece, Role};
+use crate::rules::ruleset::Ruleset;
 use crate::square::Square;
 use std::ops::{Add, Neg, Sub};
 

@@ -1,0 +1,816 @@
+//! 捉 (chase): whether a move creates a new net gain, on which enemy pieces, by which line and
+//! with which of the mover's pieces (GAIN.md §2–§3), and the profiles' exceptions to it.
+//!
+//! A move chases the enemy piece T when, with the mover to move again (A), T is won in a net
+//! gain, and T was not winnable net with the mover to move in the position before the move (B).
+//! The two positions are netted differently: in B every answer of the opponent counts, in A only
+//! what the line itself exposes (see [`Frame`]).
+
+use super::kinds::Protection;
+use super::protection::{Assessment, assess, legal_captures};
+use super::report::{Defender, LineMove, Means, Target};
+use super::request::Options;
+use super::ruleset::Ruleset;
+use super::tactics::gain::{Forbid, Frame, Gain, GainLimits, Query, gain, line_material};
+use super::tactics::graph::AttackGraph;
+use super::tactics::value::Material;
+use crate::attacks::{attackers, targets};
+use crate::color::Color;
+use crate::moves::Move;
+use crate::piece::{Piece, Role};
+use crate::position::Position;
+use crate::square::Square;
+use arrayvec::ArrayVec;
+
+/// Per-side switches that the verdict may turn on for a second pass.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Switches {
+    /// Count a pawn's attacks as chases (1999 27.2 second sentence, item 11: 相互长打).
+    pub pawns_chase: bool,
+}
+
+/// A move in its context: the positions the chase test compares.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// The position before the move, the mover to move (B).
+    pub before: Position,
+    /// When the mover was in check in B: the position before the opponent's checking move with
+    /// the mover to move, and that move (an attack the check only suspended is not new).
+    pub suspended: Option<(Position, Move)>,
+    /// The move.
+    pub m: Move,
+    /// The position after the move, the opponent to move.
+    pub after: Position,
+    /// The position after the move with the mover to move again (A).
+    pub again: Position,
+    /// The piece moved.
+    pub moved: Piece,
+}
+
+/// A pair of pieces of one kind, the mover's and the opponent's, that can take each other after
+/// the move (兑, 2011 26.9–26.10).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    /// The mover's piece.
+    pub mine: Square,
+    /// The opponent's piece offered the trade.
+    pub theirs: Square,
+    /// The opponent can accept (take first) without being mated or losing material.
+    pub accepted: bool,
+    /// The opponent's piece has a real root in A.
+    pub protected: bool,
+}
+
+/// The positions all the net-gain searches of one move have visited, against the move's bound.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Work {
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// The bound for the move.
+    pub max: u64,
+    /// A search was cut short by its bound.
+    pub exhausted: bool,
+}
+
+impl Work {
+    /// A fresh account with bound `max`.
+    pub fn new(max: u64) -> Work {
+        Work {
+            nodes: 0,
+            max,
+            exhausted: false,
+        }
+    }
+
+    /// `base` with its position bound cut to what is left of the move's.
+    fn limits(&self, base: GainLimits) -> GainLimits {
+        GainLimits {
+            nodes: base.nodes.min(self.max.saturating_sub(self.nodes)),
+            ..base
+        }
+    }
+
+    /// Runs one search, counting its positions.
+    fn search(&mut self, pos: &Position, q: &Query) -> Gain {
+        let mut q = q.clone();
+        q.limits = self.limits(q.limits);
+        let g = gain(pos, &q);
+        self.nodes += g.nodes;
+        self.exhausted |= g.exhausted;
+        g
+    }
+}
+
+/// What the chase test found for a move.
+#[derive(Clone, Debug, Default)]
+pub struct Chases {
+    /// Every enemy piece the mover could capture or win in A, judged; the chased ones counted.
+    pub targets: Vec<Target>,
+    /// The same-type pairs that can take each other in A.
+    pub offers: Vec<Offer>,
+}
+
+/// The chase judgement of the move in `scene`.
+pub fn chases(scene: &Scene, options: &Options, switches: Switches, work: &mut Work) -> Chases {
+    let judge = Judge::new(scene, options, switches, work);
+    judge.run(work)
+}
+
+struct Judge<'a> {
+    scene: &'a Scene,
+    options: &'a Options,
+    ruleset: Ruleset,
+    limits: GainLimits,
+    /// The query for A.
+    qa: Query,
+    /// The query for B.
+    qb: Query,
+    offers: Vec<Offer>,
+    graph: AttackGraph,
+}
+
+impl<'a> Judge<'a> {
+    fn new(scene: &'a Scene, options: &'a Options, switches: Switches, work: &mut Work) -> Self {
+        let ruleset = options.ruleset;
+        let mut limits = options.limits.gain;
+        // AXF: a chase is a threat to capture next move, not a gain at the end of a series of
+        // checks; 2011 26.7: a pawn move that wins only through another piece's discovered or
+        // forking check is idle.
+        if ruleset == Ruleset::Axf
+            || (ruleset == Ruleset::Cxa2011 && scene.moved.role == Role::Pawn)
+        {
+            limits.checks = 0;
+        }
+        let qb = Query::new(ruleset, limits);
+        let offers = if ruleset == Ruleset::Cxa1999 {
+            // 1999 item 5: an exchange offer that also chases is a chase.
+            Vec::new()
+        } else {
+            same_type_pairs(scene, ruleset, limits, work)
+        };
+        let mut forbid = ArrayVec::new();
+        for o in offers.iter().filter(|o| o.accepted) {
+            // The trade is an offer (兑): a threat resting on taking the offered piece does not
+            // count; an unprotected one may still be won by another piece (26.10).
+            let _ = forbid.try_push(Forbid {
+                victim: o.theirs,
+                by: (!o.protected).then_some(o.mine),
+            });
+        }
+        let qa = Query {
+            frame: Frame::After {
+                standing: standing(&scene.after, scene.m.to, ruleset, limits),
+            },
+            free: free_captures(scene, ruleset, switches),
+            forbid,
+            ..Query::new(ruleset, limits)
+        };
+        Judge {
+            scene,
+            options,
+            ruleset,
+            limits,
+            qa,
+            qb,
+            offers,
+            graph: AttackGraph::build(scene.again.board()),
+        }
+    }
+
+    fn run(self, work: &mut Work) -> Chases {
+        let a = &self.scene.again;
+        let mover = a.turn();
+        let best = work.search(a, &self.qa);
+        let mut won: Vec<Square> = Vec::new();
+        if best.gains() {
+            won = captured_by(a, &best.line, mover);
+        }
+        let mut out = Vec::new();
+        for (sq, piece) in a.board().pieces_of(!mover) {
+            if !Material::is_material(piece, sq) {
+                continue;
+            }
+            let assessed = assess(a, &self.graph, sq, self.ruleset, self.limits);
+            if assessed.is_none() && !won.contains(&sq) {
+                continue;
+            }
+            out.push(self.target(sq, piece, assessed.as_ref(), best.gains(), work));
+        }
+        Chases {
+            targets: out,
+            offers: self.offers,
+        }
+    }
+
+    /// Judges the enemy piece on `sq` of A.
+    fn target(
+        &self,
+        sq: Square,
+        piece: Piece,
+        assessed: Option<&Assessment>,
+        any_gain: bool,
+        work: &mut Work,
+    ) -> Target {
+        let a = &self.scene.again;
+        let won = self.wins(a, sq, &self.qa, assessed, any_gain, true, work);
+        let mut t = base_target(a, sq, piece, assessed);
+        let Some(line) = won else {
+            t.reason = if assessed.is_some_and(|x| x.gains()) {
+                "the exchange on its point wins, but the line that follows does not".into()
+            } else {
+                "capturing it wins nothing".into()
+            };
+            t.reason_zh = if assessed.is_some_and(|x| x.gains()) {
+                "吃子后对方还击，得不偿失".into()
+            } else {
+                "吃子不能得子".into()
+            };
+            return t;
+        };
+        t.gain = line_material(a, &line).report_value();
+        t.means = if line.first().is_some_and(|m| m.to == sq) {
+            Means::Capture
+        } else {
+            Means::Checks
+        };
+        t.line = LineMove::line(a, &line);
+        t.new = !self.was_winnable(sq, work);
+        t.participants = self.participants(sq, &line, &t.defenders, work);
+        t.joint = t.participants.len() >= 2;
+        let (counted, en, zh, article) = self.verdict(&t, piece);
+        t.counted = counted;
+        t.reason = en;
+        t.reason_zh = zh;
+        t.article = article.map(String::from);
+        t
+    }
+
+    /// The line by which the side to move of `pos` wins the piece on `sq` under `q`, if it can:
+    /// a net gain that takes the piece, or, when `lenient` (the chase being judged, in A), a
+    /// capture that wins the piece on its point and loses at most what the capturer's departure
+    /// exposes (2011 26.5: the whole even or better; 1999 item 4: whatever the whole).
+    fn wins(
+        &self,
+        pos: &Position,
+        sq: Square,
+        q: &Query,
+        assessed: Option<&Assessment>,
+        any_gain: bool,
+        lenient: bool,
+        work: &mut Work,
+    ) -> Option<Vec<Move>> {
+        let axf = self.ruleset == Ruleset::Axf;
+        if any_gain && !axf {
+            let g = work.search(pos, &q.targeting(sq));
+            if g.gains() {
+                return Some(g.line.to_vec());
+            }
+        }
+        let x = assessed?;
+        // Won on its own point: no real root, or the exchange there wins.
+        let on_point = x.gains()
+            || matches!(
+                x.protection,
+                Protection::Unprotected | Protection::FalseRoot
+            );
+        if !axf && !(lenient && on_point) {
+            return None;
+        }
+        for &(c, _) in &x.captures {
+            // AXF: kings and pawns chase freely (axf.md); only other pieces' captures count.
+            let free_piece = pos
+                .piece_at(c.from)
+                .is_some_and(|p| matches!(p.role, Role::King | Role::Pawn));
+            if axf && (free_piece || !self.axf_counts(pos, sq, c, x)) {
+                continue;
+            }
+            if q.forbid
+                .iter()
+                .any(|f| f.victim == sq && f.by.is_none_or(|b| b == c.from))
+            {
+                continue;
+            }
+            if q.free.contains(&c) {
+                continue;
+            }
+            let g = work.search(pos, &q.starting(c));
+            if g.gains() {
+                return Some(g.line.to_vec());
+            }
+            if axf || !lenient {
+                continue;
+            }
+            // The loss comes from what the capturer's departure exposes (a root it gave, a
+            // line it opened): 2011 26.5 counts the chase if the whole is even, 1999 item 4
+            // whatever the whole.
+            let mut p = *pos;
+            p.play_unchecked(c);
+            let exposed = g
+                .line
+                .get(1)
+                .is_some_and(|r| r.to != c.to && p.piece_at(r.to).is_some());
+            if exposed && (self.ruleset == Ruleset::Cxa1999 || g.value >= 0) {
+                return Some(g.line.to_vec());
+            }
+        }
+        None
+    }
+
+    /// Whether the piece on `sq` (in A) could already be won in B, or, when the mover was in
+    /// check there, before the opponent's checking move (从捉到捉, item 6; an attack suspended
+    /// by a check).
+    fn was_winnable(&self, sq: Square, work: &mut Work) -> bool {
+        let b = &self.scene.before;
+        let in_b = |pos: &Position, sq: Square, work: &mut Work| {
+            if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
+                return false;
+            }
+            let graph = AttackGraph::build(pos.board());
+            let x = assess(pos, &graph, sq, self.ruleset, self.limits);
+            self.wins(pos, sq, &self.qb, x.as_ref(), true, false, work)
+                .is_some()
+        };
+        if in_b(b, sq, work) {
+            return true;
+        }
+        if let Some((earlier, check)) = &self.scene.suspended {
+            let sq = if check.to == sq { check.from } else { sq };
+            return in_b(earlier, sq, work);
+        }
+        false
+    }
+
+    /// The mover's pieces that take part in winning the piece on `sq` (联合捉, 2011 24.17): its
+    /// capturer; if no attacker wins it alone, every attacker the gain needs (more attackers
+    /// than roots); and pieces that pin or block one of its defenders (making a root false). A
+    /// piece that only moves out of a line, lends its body as a screen or blocks a line by
+    /// standing there does not make a chase joint (2011 figures 10, 26, 28). An attacker's part
+    /// is judged with the others' attacks taken away and their bodies left standing; the
+    /// opponent only recaptures.
+    fn participants(
+        &self,
+        sq: Square,
+        line: &[Move],
+        defenders: &[Defender],
+        work: &mut Work,
+    ) -> Vec<Square> {
+        let a = &self.scene.again;
+        let mover = a.turn();
+        let own = Query {
+            recaptures_only: true,
+            ..self.qa.targeting(sq)
+        };
+        let wins = |pos: Option<Position>, work: &mut Work| {
+            pos.is_some_and(|p| work.search(&p, &own).gains())
+        };
+        let mut attackers: Vec<Square> = attackers(a.board(), sq, mover).into_iter().collect();
+        let capturer = capturer_of(a, line, sq);
+        match capturer {
+            Some(c) => {
+                attackers.retain(|x| *x != c);
+                attackers.insert(0, c);
+            }
+            None if attackers.is_empty() => return Vec::new(),
+            None => {}
+        }
+        let all_but =
+            |p: Square| -> Vec<Square> { attackers.iter().copied().filter(|x| *x != p).collect() };
+        // One attacker alone, the others' attacks taken away?
+        let alone = attackers
+            .iter()
+            .copied()
+            .find(|&p| wins(inert(a, &all_but(p), sq), work));
+        let (base, mut out) = match alone {
+            Some(p) => (inert(a, &all_but(p), sq).unwrap_or(*a), vec![p]),
+            None => {
+                let needed = attackers
+                    .iter()
+                    .copied()
+                    .filter(|&p| !wins(inert(a, &[p], sq), work))
+                    .collect();
+                (*a, needed)
+            }
+        };
+        // Pieces that pin or block a defender: the gain needs them where they stand.
+        for (p, piece) in base.board().pieces_of(mover) {
+            if piece.role == Role::King || out.contains(&p) || attackers.contains(&p) {
+                continue;
+            }
+            let by_defender = defenders
+                .iter()
+                .any(|d| on_line(p, d.square) || near(p, d.square) || between(p, d.square, sq));
+            if !by_defender {
+                continue;
+            }
+            let mut board = *base.board();
+            board.set(p, None);
+            if !wins(Position::from_parts(board, mover, 0, 1), work) {
+                out.push(p);
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Whether a new gain on `t` counts under the profile, and why.
+    fn verdict(&self, t: &Target, piece: Piece) -> (bool, String, String, Option<&'static str>) {
+        let r = self.ruleset;
+        let mover = self.scene.again.turn();
+        if !t.new {
+            return (
+                false,
+                "it could already be won before this move (从捉到捉, item 6)".into(),
+                "走子前已可得此子（从捉到捉）".into(),
+                Some(match r {
+                    Ruleset::Cxa2011 => "2011 24.3",
+                    Ruleset::Axf => "AXF 7",
+                    Ruleset::Cxa1999 => "item 6",
+                }),
+            );
+        }
+        if matches!(piece.role, Role::Advisor | Role::Elephant) && self.key_point(mover) {
+            let asserted = self.options.defensive_key_point.get(mover);
+            return (
+                false,
+                if asserted {
+                    "the mover holds a defensive key point; attacks on advisors and elephants are idle".into()
+                } else {
+                    "the mover's only attacking piece holds the key drawing point (plain from the position): attacks on advisors and elephants are idle".into()
+                },
+                if asserted {
+                    "占据防守要点，附带捉士相按闲处理".into()
+                } else {
+                    "单一攻子占据守和要点（局面显见），附带捉士相按闲处理".into()
+                },
+                Some(if r == Ruleset::Cxa2011 {
+                    "2011 26.2"
+                } else {
+                    "27.3"
+                }),
+            );
+        }
+        if r == Ruleset::Axf
+            && let Some(cannon) =
+                super::axf::rook_pinned_by_cannon(&self.scene.before, self.scene.m)
+            && t.line
+                .first()
+                .is_some_and(|m| m.iccs.starts_with(&self.scene.m.to.to_string()))
+        {
+            let (en, zh, a) = super::axf::pinned_rook_reason(cannon);
+            return (false, en, zh, Some(a));
+        }
+        let article = match r {
+            Ruleset::Cxa1999 => {
+                if t.means == Means::Checks {
+                    "29.1"
+                } else {
+                    "28.3"
+                }
+            }
+            Ruleset::Cxa2011 => "2011 24.3",
+            Ruleset::Axf => "AXF 7",
+        };
+        (
+            true,
+            chase_reason_en(t, piece),
+            chase_reason_zh(t, piece),
+            Some(article),
+        )
+    }
+
+    /// Whether the mover's side is taken to hold a defensive key point: asserted by the request,
+    /// or, under 2011, plain from the position (its single attacking piece against several).
+    fn key_point(&self, mover: Color) -> bool {
+        if self.options.defensive_key_point.get(mover) {
+            return true;
+        }
+        if self.ruleset != Ruleset::Cxa2011 {
+            return false;
+        }
+        let a = &self.scene.again;
+        let attacking = |c: Color| {
+            a.board()
+                .pieces_of(c)
+                .filter(|(sq, p)| {
+                    matches!(p.role, Role::Rook | Role::Horse | Role::Cannon)
+                        || (p.role == Role::Pawn && !sq.on_own_half(c))
+                })
+                .count()
+        };
+        attacking(mover) == 1 && attacking(!mover) >= 2
+    }
+
+    /// AXF: whether capturing the piece on `sq` with `c` makes it a chase target: it is
+    /// unprotected after the capture, or a rook attacked by a horse or a cannon, or a rook that
+    /// cannot move for a horse check (AXF 19); a piece of the same kind only if unprotected and
+    /// unable to take back.
+    fn axf_counts(&self, pos: &Position, sq: Square, c: Move, x: &Assessment) -> bool {
+        let (Some(capturer), Some(victim)) = (pos.piece_at(c.from), pos.piece_at(sq)) else {
+            return false;
+        };
+        let unprotected = matches!(
+            x.protection,
+            Protection::Unprotected | Protection::FalseRoot
+        ) || !recapturable(pos, c);
+        if capturer.role == victim.role {
+            let mut after = *pos;
+            after.play_unchecked(c);
+            let back = Move::new(sq, c.from);
+            return unprotected && !self.scene.after.is_legal(back);
+        }
+        unprotected
+            || (victim.role == Role::Rook
+                && (matches!(capturer.role, Role::Horse | Role::Cannon)
+                    || super::axf::rook_tied_by_horse(pos, sq)))
+    }
+}
+
+/// Whether the defender can legally take back after the capture `c`.
+fn recapturable(pos: &Position, c: Move) -> bool {
+    let mut after = *pos;
+    after.play_unchecked(c);
+    !legal_captures(&after, c.to).is_empty()
+}
+
+/// The report skeleton of the enemy piece on `sq` of `pos`, not (yet) chased.
+fn base_target(pos: &Position, sq: Square, piece: Piece, x: Option<&Assessment>) -> Target {
+    Target {
+        square: sq,
+        piece,
+        attackers: x.map(Assessment::attackers).unwrap_or_default(),
+        defenders: x.map(|x| x.defenders.clone()).unwrap_or_default(),
+        protection: x.map_or(Protection::Unprotected, |x| x.protection),
+        gain: 0,
+        means: Means::Capture,
+        new: false,
+        joint: false,
+        line: x
+            .map(|x| LineMove::line(pos, &[x.best]))
+            .unwrap_or_default(),
+        participants: Vec::new(),
+        counted: false,
+        reason: String::new(),
+        reason_zh: String::new(),
+        article: None,
+    }
+}
+
+/// The squares (at the start of `line`) of the enemy pieces the side to move captures along it.
+fn captured_by(pos: &Position, line: &[Move], mover: Color) -> Vec<Square> {
+    let mut p = *pos;
+    // Where each enemy piece of the start now stands: (start square, current square).
+    let mut track: Vec<(Square, Square)> =
+        pos.board().pieces_of(!mover).map(|(s, _)| (s, s)).collect();
+    let mut out = Vec::new();
+    for &m in line {
+        if p.turn() == mover {
+            if let Some(&(start, _)) = track.iter().find(|(_, now)| *now == m.to) {
+                out.push(start);
+            }
+            track.retain(|(_, now)| *now != m.to);
+        } else {
+            for t in &mut track {
+                if t.1 == m.from {
+                    t.1 = m.to;
+                }
+            }
+        }
+        p.play_unchecked(m);
+    }
+    out
+}
+
+/// `pos` with the mover's pieces on `gone` made inert for the point `sq`: each replaced by a
+/// body of its side that attacks nothing there (an advisor off its palace, else a pawn), so it
+/// still blocks lines, screens cannons and holds legs; `None` if no such body fits.
+fn inert(pos: &Position, gone: &[Square], sq: Square) -> Option<Position> {
+    let mover = pos.turn();
+    let mut board = *pos.board();
+    for &g in gone {
+        let body = [Role::Advisor, Role::Pawn].into_iter().find_map(|role| {
+            let mut b = board;
+            b.set(g, Some(Piece { color: mover, role }));
+            (!targets(&b, g).contains(&sq)).then_some(b)
+        });
+        board = body?;
+    }
+    Position::from_parts(board, mover, 0, 1)
+}
+
+/// Where the piece that captures the one on `sq` along `line` stands at the line's start.
+fn capturer_of(pos: &Position, line: &[Move], sq: Square) -> Option<Square> {
+    let mover = pos.turn();
+    let mut p = *pos;
+    let mut target = sq;
+    // Where each of the mover's pieces of the start now stands: (start, now).
+    let mut track: Vec<(Square, Square)> =
+        pos.board().pieces_of(mover).map(|(s, _)| (s, s)).collect();
+    for &m in line {
+        if p.turn() == mover {
+            if m.to == target {
+                return track
+                    .iter()
+                    .find(|(_, now)| *now == m.from)
+                    .map(|(s, _)| *s);
+            }
+            for t in &mut track {
+                if t.1 == m.from {
+                    t.1 = m.to;
+                }
+            }
+        } else {
+            track.retain(|(_, now)| *now != m.to);
+            if m.from == target {
+                target = m.to;
+            }
+        }
+        p.play_unchecked(m);
+    }
+    None
+}
+
+/// Whether two points share a file or a rank.
+fn on_line(a: Square, b: Square) -> bool {
+    a.file() == b.file() || a.rank() == b.rank()
+}
+
+/// Whether `a` is next to `b` (a horse's leg or an elephant's eye).
+fn near(a: Square, b: Square) -> bool {
+    (i32::from(a.file()) - i32::from(b.file())).abs() <= 1
+        && (i32::from(a.rank()) - i32::from(b.rank())).abs() <= 1
+}
+
+/// Whether `p` stands between `a` and `b` on their file or rank.
+fn between(p: Square, a: Square, b: Square) -> bool {
+    let within = |x: u8, y: u8, z: u8| x.min(z) < y && y < x.max(z);
+    (a.file() == b.file() && p.file() == a.file() && within(a.rank(), p.rank(), b.rank()))
+        || (a.rank() == b.rank() && p.rank() == a.rank() && within(a.file(), p.file(), b.file()))
+}
+
+/// The opponent's captures in `after` (it is to move) that a line from A does not subtract:
+/// those that win on their point, and every capture of the piece that just moved to `moved`.
+fn standing(
+    after: &Position,
+    moved: Square,
+    ruleset: Ruleset,
+    limits: GainLimits,
+) -> ArrayVec<Move, 48> {
+    let mut out = ArrayVec::new();
+    for (sq, piece) in after.board().pieces_of(!after.turn()) {
+        if piece.role == Role::King {
+            continue;
+        }
+        for c in legal_captures(after, sq) {
+            let counts =
+                sq == moved || super::protection::exchange_value(after, c, ruleset, limits) > 0;
+            if counts && out.try_push(c).is_err() {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// The mover's captures in A that win nothing by themselves: the king's and pawns' own threats
+/// (1999 27.1–27.2: the moved king or pawn; 2011 26.1: any king or pawn, unless the moved piece
+/// attacks the same piece, or the pawn's capture uncovers a check, 26.7). AXF: none.
+fn free_captures(scene: &Scene, ruleset: Ruleset, switches: Switches) -> ArrayVec<Move, 8> {
+    let a = &scene.again;
+    let mut out = ArrayVec::new();
+    let moved_attacks = |sq: Square| targets(a.board(), scene.m.to).contains(&sq);
+    for (from, piece) in a.board().pieces_of(a.turn()) {
+        let free_kind = match piece.role {
+            Role::King => true,
+            Role::Pawn => !switches.pawns_chase,
+            _ => false,
+        };
+        if !free_kind {
+            continue;
+        }
+        let applies = match ruleset {
+            Ruleset::Axf => false,
+            Ruleset::Cxa1999 => from == scene.m.to,
+            Ruleset::Cxa2011 => true,
+        };
+        if !applies {
+            continue;
+        }
+        for m in a.legal_moves_from(from) {
+            let Some(victim) = a.piece_at(m.to) else {
+                continue;
+            };
+            if victim.color == a.turn() {
+                continue;
+            }
+            if ruleset == Ruleset::Cxa2011 && from != scene.m.to && moved_attacks(m.to) {
+                continue;
+            }
+            if ruleset == Ruleset::Cxa2011 && piece.role == Role::Pawn && gives_check(a, m) {
+                continue;
+            }
+            let _ = out.try_push(m);
+        }
+    }
+    out
+}
+
+fn gives_check(pos: &Position, m: Move) -> bool {
+    let mut p = *pos;
+    p.play_unchecked(m);
+    p.is_check()
+}
+
+/// The pairs of one kind that can take each other in A (the mover's piece takes in A, the
+/// opponent's in `after`), with the acceptance test of 2011 26.9: the opponent takes first and
+/// the mover answers; accepted when the opponent is then neither mated nor down material.
+fn same_type_pairs(
+    scene: &Scene,
+    ruleset: Ruleset,
+    limits: GainLimits,
+    work: &mut Work,
+) -> Vec<Offer> {
+    let a = &scene.again;
+    let after = &scene.after;
+    let mover = a.turn();
+    let mut out = Vec::new();
+    let graph = AttackGraph::build(a.board());
+    for (theirs, o) in a.board().pieces_of(!mover) {
+        if !Material::is_material(o, theirs) || o.role == Role::Pawn {
+            continue;
+        }
+        for take in legal_captures(a, theirs) {
+            let Some(mine) = a.piece_at(take.from) else {
+                continue;
+            };
+            if mine.role != o.role {
+                continue;
+            }
+            let back = Move::new(theirs, take.from);
+            if !after.is_legal(back) {
+                continue;
+            }
+            let g = work.search(after, &Query::new(ruleset, limits).starting(back));
+            let accepted = g.value >= 0 && !g.mates();
+            if std::env::var_os("QILI_CHASE_DEBUG").is_some() {
+                eprintln!(
+                    "offer {} {}: acceptance {} {:?}",
+                    take.from,
+                    theirs,
+                    g.value,
+                    g.line.iter().map(|m| m.to_string()).collect::<Vec<_>>()
+                );
+            }
+            let protected = assess(a, &graph, theirs, ruleset, limits)
+                .is_some_and(|x| x.defenders.iter().any(|d: &Defender| d.real));
+            out.push(Offer {
+                mine: take.from,
+                theirs,
+                accepted,
+                protected,
+            });
+        }
+    }
+    out
+}
+
+fn chase_reason_en(t: &Target, piece: Piece) -> String {
+    let how = match (t.means, t.protection) {
+        (Means::Checks, _) => "by a series of checks".to_string(),
+        (_, Protection::Unprotected) => "it is unprotected".to_string(),
+        (_, Protection::FalseRoot) => {
+            "its protector cannot really recapture (false root)".to_string()
+        }
+        (_, Protection::InsufficientRoot) => {
+            "the complete exchange wins material (insufficient root)".to_string()
+        }
+        _ => "the line that follows wins material".to_string(),
+    };
+    let line: Vec<&str> = t.line.iter().map(|m| m.iccs.as_str()).collect();
+    let mut s = format!(
+        "new threat to win the {} {} on {}: {how}",
+        piece.color.name(),
+        piece.role.name(),
+        t.square
+    );
+    if t.line.len() > 1 {
+        s.push_str(&format!(" ({}, nets {})", line.join(" "), t.gain));
+    }
+    if t.joint {
+        let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
+        s.push_str(&format!("; a joint chase by {}", ps.join(", ")));
+    }
+    s
+}
+
+fn chase_reason_zh(t: &Target, piece: Piece) -> String {
+    let mut s = format!("捉{}{}", t.protection.chinese(), piece.chinese());
+    if t.line.len() > 1 {
+        let line: Vec<&str> = t.line.iter().map(|m| m.chinese.as_str()).collect();
+        s.push_str(&format!("（{}，净得{}）", line.join("，"), t.gain));
+    }
+    if t.joint {
+        let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
+        s.push_str(&format!("，联合捉子（{}）", ps.join("、")));
+    }
+    s
+}

@@ -1,0 +1,493 @@
+//! Net material gain (得子): what the side to move can win by a short forcing line in which the
+//! opponent answers anywhere (GAIN.md §1). The mover plays captures and checks; the opponent
+//! recaptures, takes what the line leaves hanging, checks back or mates; either side may stop when
+//! stopping is better (stand pat). A forced mate by checks ends a line as a loss for the mated side.
+//!
+//! One search answers every material question of a ruling: the exchange on one point (a query
+//! restricted to that point), what a piece's capture nets after the opponent's best answer
+//! anywhere, gains by a series of checks, discovered and forking captures (抽吃), combinations
+//! across points, and the same questions in the position before a move. Bounded by
+//! [`GainLimits`]: plies, checks per side and positions; a search that runs out of positions
+//! answers with what it has seen, which can only understate the gain.
+
+use super::mate::{Budget, checking_moves, mate_avoiding};
+use super::value::{Material, capture_order};
+use crate::color::Color;
+use crate::moves::{Move, MoveList};
+use crate::piece::Role;
+use crate::position::Position;
+use crate::rules::ruleset::Ruleset;
+use crate::square::Square;
+use arrayvec::ArrayVec;
+
+/// Longest line the search follows.
+pub const MAX_PLY: usize = 16;
+
+/// A line of play.
+pub type Line = ArrayVec<Move, MAX_PLY>;
+
+/// Score of a forced mate, less the plies to it.
+pub const MATE: i32 = 10_000;
+
+/// Bounds of one net-gain search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GainLimits {
+    /// Most plies of a line.
+    pub plies: u8,
+    /// Most non-capturing checks of the side to move in a line (a series of checks, 连续照将).
+    pub checks: u8,
+    /// Most non-capturing checks of the opponent in a line (checks played back).
+    pub counter_checks: u8,
+    /// Plies of the mate searches made inside a line.
+    pub mate_plies: u32,
+    /// Positions of each such mate search.
+    pub mate_nodes: u64,
+    /// Most positions one gain search visits.
+    pub nodes: u64,
+}
+
+impl Default for GainLimits {
+    fn default() -> GainLimits {
+        GainLimits {
+            plies: 10,
+            checks: 3,
+            counter_checks: 2,
+            mate_plies: 7,
+            mate_nodes: 2_000,
+            nodes: 6_000,
+        }
+    }
+}
+
+/// Which position a search judges, and so which of the opponent's answers count (GAIN.md §2).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Frame {
+    /// The position before a move: every answer of the opponent counts.
+    #[default]
+    Before,
+    /// The position after a move, its mover to move again: only what the line itself exposes
+    /// counts. The opponent's captures in `standing` (threats it had before the line, and its
+    /// captures of the piece just moved: taking an offered piece answers a chase, it does not
+    /// refute it) are not subtracted while the line has touched neither of their points, and
+    /// neither are its mates that were already on the board.
+    After {
+        /// The opponent's captures that do not count while untouched.
+        standing: ArrayVec<Move, 48>,
+    },
+}
+
+/// One net-gain question about a position, for its side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    /// Values and pawn arithmetic.
+    pub ruleset: Ruleset,
+    /// Before or after a move.
+    pub frame: Frame,
+    /// Credit a gain only if the piece now on this point is captured in the line.
+    pub target: Option<Square>,
+    /// Pieces the side to move may not capture (a threat resting on taking an offered piece is
+    /// discounted, 2011 26.9).
+    pub forbid: ArrayVec<Forbid, 4>,
+    /// Only captures on this point, no checks: the exchange on one point (SPEC §4).
+    pub square: Option<Square>,
+    /// The line must start with this move.
+    pub first: Option<Move>,
+    /// The opponent answers only by recapturing pieces the line moved (and by evading checks):
+    /// no counter-checks, no captures elsewhere, no mates. What the side to move's own pieces
+    /// achieve, for telling which of them take part in a gain.
+    pub recaptures_only: bool,
+    /// A piece of the side to move that may not move in the line (its body still blocks).
+    pub frozen: Option<Square>,
+    /// Captures of the side to move that win nothing while the line has touched neither point
+    /// (a king's or a pawn's own threats, 1999 27.1–27.2, 2011 26.1).
+    pub free: ArrayVec<Move, 8>,
+    /// The search's bounds.
+    pub limits: GainLimits,
+}
+
+impl Query {
+    /// The plain question: the side to move's best net gain, every answer counted.
+    pub fn new(ruleset: Ruleset, limits: GainLimits) -> Query {
+        Query {
+            ruleset,
+            frame: Frame::Before,
+            target: None,
+            forbid: ArrayVec::new(),
+            square: None,
+            first: None,
+            recaptures_only: false,
+            frozen: None,
+            free: ArrayVec::new(),
+            limits,
+        }
+    }
+
+    /// The same question, crediting only lines that capture the piece on `sq`.
+    pub fn targeting(&self, sq: Square) -> Query {
+        Query {
+            target: Some(sq),
+            ..self.clone()
+        }
+    }
+
+    /// The same question, the line starting with `m`.
+    pub fn starting(&self, m: Move) -> Query {
+        Query {
+            first: Some(m),
+            ..self.clone()
+        }
+    }
+}
+
+/// A capture the side to move may not make: of the opponent's piece now on `victim` (followed as
+/// it moves), by the piece now on `by`, or by any piece.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Forbid {
+    /// The opponent's piece.
+    pub victim: Square,
+    /// The capturer, if only one is barred.
+    pub by: Option<Square>,
+}
+
+/// The answer: the best line for the side to move and what it is worth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gain {
+    /// The line's worth in half units (see [`Material::score`]): positive when it wins under
+    /// the profile's arithmetic, `MATE`-sized for a forced mate, zero for standing pat.
+    pub value: i32,
+    /// The material balance at the line's end, for the side to move.
+    pub material: Material,
+    /// The principal line (empty when standing pat is best).
+    pub line: Line,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The position budget ran out (the value may then understate the gain).
+    pub exhausted: bool,
+}
+
+impl Gain {
+    /// Whether the side to move comes out ahead (or mates) by the line.
+    pub fn gains(&self) -> bool {
+        self.value > 0
+    }
+
+    /// Whether the line ends in a forced mate.
+    pub fn mates(&self) -> bool {
+        self.value.abs() > MATE / 2
+    }
+}
+
+#[derive(Copy, Clone)]
+struct State {
+    /// Balance for the root side.
+    bal: Material,
+    /// The target's point, `None` once it has been captured.
+    target: Option<Square>,
+    /// Where the pieces of `Query::forbid` stand now.
+    forbid: [Option<Square>; 4],
+    /// Points the line's moves have left or entered.
+    touched: u128,
+    checks: u8,
+    counter_checks: u8,
+}
+
+struct Searcher<'q> {
+    q: &'q Query,
+    root: Color,
+    budget: Budget,
+    pv: [Line; MAX_PLY + 1],
+}
+
+/// Searches `pos` for the side to move's best net gain under `q`.
+pub fn gain(pos: &Position, q: &Query) -> Gain {
+    let mut s = Searcher {
+        q,
+        root: pos.turn(),
+        budget: Budget::new(q.limits.nodes),
+        pv: Default::default(),
+    };
+    let mut forbid = [None; 4];
+    for (slot, f) in forbid.iter_mut().zip(&q.forbid) {
+        *slot = Some(f.victim);
+    }
+    let state = State {
+        bal: Material::ZERO,
+        target: q.target,
+        forbid,
+        touched: 0,
+        checks: 0,
+        counter_checks: 0,
+    };
+    let mut p = *pos;
+    let value = s.node(&mut p, None, state, 0, -MATE - 1, MATE + 1);
+    let line = s.pv[0].clone();
+    Gain {
+        value,
+        material: line_material(pos, &line),
+        line,
+        nodes: s.budget.nodes,
+        exhausted: s.budget.exhausted,
+    }
+}
+
+/// The material the side to move of `pos` wins along `line`.
+pub fn line_material(pos: &Position, line: &[Move]) -> Material {
+    let us = pos.turn();
+    let mut p = *pos;
+    let mut bal = Material::ZERO;
+    for &m in line {
+        if let Some(v) = p.piece_at(m.to) {
+            let w = Material::of(v, m.to);
+            bal = if p.turn() == us { bal + w } else { bal - w };
+        }
+        p.play_unchecked(m);
+    }
+    bal
+}
+
+/// The worth of a balance under the profile's pawn arithmetic: a gain or a loss counts its
+/// score; pawns against pieces, either way, count nothing (25.3 "一兵换取数子或一子换取数兵均
+/// 不算得子").
+pub fn worth(bal: Material, ruleset: Ruleset) -> i32 {
+    if bal.is_gain(ruleset) || (-bal).is_gain(ruleset) {
+        bal.score()
+    } else {
+        0
+    }
+}
+
+fn bit(sq: Square) -> u128 {
+    1u128 << sq.index()
+}
+
+impl Searcher<'_> {
+    /// The value for the root side of a line ending with `state`.
+    fn leaf(&self, state: &State) -> i32 {
+        let v = worth(state.bal, self.q.ruleset);
+        if state.target.is_some() { v.min(0) } else { v }
+    }
+
+    /// Negamax: the value for the side to move. `prev` is the position before the last move.
+    fn node(
+        &mut self,
+        pos: &mut Position,
+        prev: Option<&Position>,
+        state: State,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        let us = pos.turn();
+        let ours = us == self.root;
+        let sign = if ours { 1 } else { -1 };
+        let stand = sign * self.leaf(&state);
+        if !self.budget.tick() {
+            return stand;
+        }
+        let in_check = pos.is_check();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Mated, or stalemated (困毙), which also loses; a mate of the opponent is no capture
+            // of a target (杀 is judged on its own).
+            if !ours && state.target.is_some() {
+                return stand;
+            }
+            return -(MATE - ply as i32);
+        }
+        let mut best = -MATE - 1;
+        if !in_check && ply > 0 {
+            best = stand;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+            let credited = (!ours && !self.q.recaptures_only) || (ours && state.target.is_none());
+            if credited && self.mates(pos, prev, ours, state.forbid[0]) {
+                return MATE - ply as i32 - 1;
+            }
+        } else if !in_check && self.q.first.is_none() {
+            // At the root standing pat is worth nothing, target or not.
+            best = 0.min(stand);
+            alpha = alpha.max(best);
+        }
+        if ply >= usize::from(self.q.limits.plies) || ply >= MAX_PLY {
+            return if in_check { stand } else { best };
+        }
+        let candidates = self.candidates(pos, &moves, &state, ply, in_check, ours);
+        let before = *pos;
+        for (_, m) in candidates {
+            let mut next = state;
+            if let Some(v) = pos.piece_at(m.to) {
+                let w = Material::of(v, m.to);
+                next.bal = if ours { next.bal + w } else { next.bal - w };
+                if ours && state.target == Some(m.to) {
+                    next.target = None;
+                }
+            } else if !in_check {
+                if ours {
+                    next.checks += 1;
+                } else {
+                    next.counter_checks += 1;
+                }
+            }
+            if !ours {
+                if state.target == Some(m.from) {
+                    next.target = Some(m.to);
+                }
+                for f in &mut next.forbid {
+                    if *f == Some(m.from) {
+                        *f = Some(m.to);
+                    }
+                }
+            }
+            next.touched |= bit(m.from) | bit(m.to);
+            let undo = pos.play_unchecked(m);
+            let v = -self.node(pos, Some(&before), next, ply + 1, -beta, -alpha);
+            pos.undo(m, undo);
+            if v > best {
+                best = v;
+                let (head, tail) = self.pv.split_at_mut(ply + 1);
+                head[ply].clear();
+                head[ply].push(m);
+                for &x in &tail[0] {
+                    if head[ply].try_push(x).is_err() {
+                        break;
+                    }
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            if self.budget.exhausted {
+                break;
+            }
+        }
+        if best == -MATE - 1 {
+            // In check with every evasion outside the query (the first move was not legal).
+            return stand;
+        }
+        best
+    }
+
+    /// The moves searched at a node, best-looking first: every evasion when in check, else the
+    /// captures the frame counts and, while the side has checks left, its checks.
+    fn candidates(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        state: &State,
+        ply: usize,
+        in_check: bool,
+        ours: bool,
+    ) -> ArrayVec<(i32, Move), 128> {
+        let mut out: ArrayVec<(i32, Move), 128> = ArrayVec::new();
+        if ply == 0
+            && let Some(f) = self.q.first
+        {
+            if moves.contains(&f) {
+                out.push((0, f));
+            }
+            return out;
+        }
+        let checks_left = if ours {
+            state.checks < self.q.limits.checks
+        } else {
+            !self.q.recaptures_only && state.counter_checks < self.q.limits.counter_checks
+        };
+        let checks: Option<MoveList> =
+            (!in_check && checks_left && self.q.square.is_none()).then(|| checking_moves(pos));
+        for &m in moves {
+            if ours && self.q.frozen == Some(m.from) && state.touched & bit(m.from) == 0 {
+                continue;
+            }
+            let victim = pos.piece_at(m.to);
+            match victim {
+                Some(v) => {
+                    if v.role == Role::King {
+                        continue;
+                    }
+                    if !in_check && !self.capture_counts(m, ours, state) {
+                        continue;
+                    }
+                    let order = 100 * Material::of(v, m.to).score()
+                        - pos
+                            .piece_at(m.from)
+                            .map_or(0, |p| i32::from(capture_order(p.role)));
+                    out.push((order, m));
+                }
+                None => {
+                    if in_check || checks.as_ref().is_some_and(|c| c.contains(&m)) {
+                        out.push((-1000, m));
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|(o, _)| -o);
+        out
+    }
+
+    /// Whether the capture `m` belongs to the line in this query.
+    fn capture_counts(&self, m: Move, ours: bool, state: &State) -> bool {
+        let untouched = |sq: Square| state.touched & bit(sq) == 0;
+        // On one point: captures there, and recaptures of pieces a check evasion moved.
+        if self
+            .q
+            .square
+            .is_some_and(|sq| sq != m.to && untouched(m.to))
+        {
+            return false;
+        }
+        let fresh = untouched(m.from) && untouched(m.to);
+        if ours {
+            let barred = self.q.forbid.iter().zip(&state.forbid).any(|(f, at)| {
+                *at == Some(m.to) && f.by.is_none_or(|by| by == m.from && untouched(by))
+            });
+            return !barred && !(fresh && self.q.free.contains(&m));
+        }
+        if self.q.recaptures_only && untouched(m.to) {
+            return false;
+        }
+        match &self.q.frame {
+            Frame::Before => true,
+            Frame::After { standing } => !(fresh && standing.contains(&m)),
+        }
+    }
+
+    /// Whether the side to move forces mate by checks here, and the mate is the line's doing:
+    /// it did not exist in the position before the last move with this side to move (a mate
+    /// already on the board is not the last move's doing). In the frame before a move the
+    /// opponent's mates count whenever they exist.
+    fn mates(
+        &mut self,
+        pos: &Position,
+        prev: Option<&Position>,
+        ours: bool,
+        forbid: Option<Square>,
+    ) -> bool {
+        // The side to move's mates never rest on taking a barred piece (2011 26.9).
+        let forbid = if ours { forbid } else { None };
+        if !self.mate(pos, forbid) {
+            return false;
+        }
+        if !ours && self.q.frame == Frame::Before {
+            return true;
+        }
+        match prev.and_then(Position::with_turn_passed) {
+            Some(prev) => !self.mate(&prev, forbid),
+            None => true,
+        }
+    }
+
+    /// A mate search by checks from `pos`, its positions taken from this search's budget.
+    fn mate(&mut self, pos: &Position, forbid: Option<Square>) -> bool {
+        let lim = self.q.limits;
+        let left = self.budget.max_nodes.saturating_sub(self.budget.nodes);
+        let mut b = Budget::new(lim.mate_nodes.min(left));
+        let found = mate_avoiding(pos, lim.mate_plies, &mut b, forbid).is_some();
+        self.budget.nodes += b.nodes;
+        self.budget.exhausted |= b.exhausted && b.max_nodes < lim.mate_nodes;
+        found
+    }
+}
