@@ -11,7 +11,7 @@ use super::protection::{Assessment, assess, legal_captures};
 use super::report::{Defender, LineMove, Means, Target};
 use super::request::Options;
 use super::ruleset::Ruleset;
-use super::tactics::gain::{Forbid, Frame, Gain, GainLimits, Query, gain, line_material};
+use super::tactics::gain::{Forbid, Frame, Gain, GainLimits, Query, gain, line_material, worth};
 use super::tactics::graph::AttackGraph;
 use super::tactics::value::Material;
 use crate::attacks::{attackers, targets};
@@ -141,7 +141,11 @@ impl<'a> Judge<'a> {
         {
             limits.checks = 0;
         }
-        let qb = Query::new(ruleset, limits);
+        let standing_a = standing(&scene.after, Some(scene.m.to), ruleset, limits);
+        let qb = Query {
+            frame: common_threats(scene, &standing_a, ruleset, limits),
+            ..Query::new(ruleset, limits)
+        };
         let offers = if ruleset == Ruleset::Cxa1999 {
             // 1999 item 5: an exchange offer that also chases is a chase.
             Vec::new()
@@ -158,8 +162,9 @@ impl<'a> Judge<'a> {
             });
         }
         let qa = Query {
-            frame: Frame::After {
-                standing: standing(&scene.after, scene.m.to, ruleset, limits),
+            frame: Frame::Standing {
+                standing: standing_a,
+                old_mates: true,
             },
             free: free_captures(scene, ruleset, switches),
             forbid,
@@ -234,7 +239,7 @@ impl<'a> Judge<'a> {
             Means::Checks
         };
         t.line = LineMove::line(a, &line);
-        t.new = !self.was_winnable(sq, work);
+        t.new = self.is_new(sq, &line, work);
         t.participants = self.participants(sq, &line, &t.defenders, work);
         t.joint = t.participants.len() >= 2;
         let (counted, en, zh, article) = self.verdict(&t, piece);
@@ -262,6 +267,18 @@ impl<'a> Judge<'a> {
         let axf = self.ruleset == Ruleset::Axf;
         if any_gain && !axf {
             let g = work.search(pos, &q.targeting(sq));
+            if std::env::var_os("QILI_CHASE_DEBUG").is_some() {
+                eprintln!(
+                    "  {} target {sq}: {} [{}]",
+                    if lenient { "A" } else { "B" },
+                    g.value,
+                    g.line
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+            }
             if g.gains() {
                 return Some(g.line.to_vec());
             }
@@ -294,6 +311,18 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let g = work.search(pos, &q.starting(c));
+            if std::env::var_os("QILI_CHASE_DEBUG").is_some() {
+                eprintln!(
+                    "  {} capture {c}: {} [{}]",
+                    if lenient { "A" } else { "B" },
+                    g.value,
+                    g.line
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+            }
             if g.gains() {
                 return Some(g.line.to_vec());
             }
@@ -316,28 +345,35 @@ impl<'a> Judge<'a> {
         None
     }
 
-    /// Whether the piece on `sq` (in A) could already be won in B, or, when the mover was in
-    /// check there, before the opponent's checking move (从捉到捉, item 6; an attack suspended
-    /// by a check).
-    fn was_winnable(&self, sq: Square, work: &mut Work) -> bool {
-        let b = &self.scene.before;
-        let in_b = |pos: &Position, sq: Square, work: &mut Work| {
+    /// Whether the gain on the piece on `sq`, won in A along `line`, is new: the piece could not
+    /// be won in B, nor, when the mover was in check there, before the opponent's checking move
+    /// (从捉到捉, item 6; an attack suspended by a check). A gain in B reached through checks has
+    /// no fixed target until played, so it is compared by value: A's line must win more
+    /// (GAIN.md §2).
+    fn is_new(&self, sq: Square, line: &[Move], work: &mut Work) -> bool {
+        let a_value = worth(line_material(&self.scene.again, line), self.ruleset);
+        let old = |pos: &Position, sq: Square, work: &mut Work| {
             if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
                 return false;
             }
             let graph = AttackGraph::build(pos.board());
             let x = assess(pos, &graph, sq, self.ruleset, self.limits);
-            self.wins(pos, sq, &self.qb, x.as_ref(), true, false, work)
-                .is_some()
+            match self.wins(pos, sq, &self.qb, x.as_ref(), true, false, work) {
+                None => false,
+                Some(b_line) => {
+                    !checks_in(pos, &b_line)
+                        || worth(line_material(pos, &b_line), self.ruleset) >= a_value
+                }
+            }
         };
-        if in_b(b, sq, work) {
-            return true;
+        if old(&self.scene.before, sq, work) {
+            return false;
         }
         if let Some((earlier, check)) = &self.scene.suspended {
             let sq = if check.to == sq { check.from } else { sq };
-            return in_b(earlier, sq, work);
+            return !old(earlier, sq, work);
         }
-        false
+        true
     }
 
     /// The mover's pieces that take part in winning the piece on `sq` (联合捉, 2011 24.17): its
@@ -580,6 +616,20 @@ fn captured_by(pos: &Position, line: &[Move], mover: Color) -> Vec<Square> {
     out
 }
 
+/// Whether the side to move of `pos` checks at some point of `line`.
+fn checks_in(pos: &Position, line: &[Move]) -> bool {
+    let us = pos.turn();
+    let mut p = *pos;
+    for &m in line {
+        let ours = p.turn() == us;
+        p.play_unchecked(m);
+        if ours && p.is_check() {
+            return true;
+        }
+    }
+    false
+}
+
 /// `pos` with the mover's pieces on `gone` made inert for the point `sq`: each replaced by a
 /// body of its side that attacks nothing there (an advisor off its palace, else a pawn), so it
 /// still blocks lines, screens cannons and holds legs; `None` if no such body fits.
@@ -647,11 +697,41 @@ fn between(p: Square, a: Square, b: Square) -> bool {
         || (a.rank() == b.rank() && p.rank() == a.rank() && within(a.file(), p.file(), b.file()))
 }
 
-/// The opponent's captures in `after` (it is to move) that a line from A does not subtract:
-/// those that win on their point, and every capture of the piece that just moved to `moved`.
+/// The frame of B: every answer of the opponent counts except the threats it has both before and
+/// after the move, which the move did nothing to (else a move elsewhere would seem to make new
+/// every gain such a threat spoils in B).
+fn common_threats(
+    scene: &Scene,
+    standing_a: &[Move],
+    ruleset: Ruleset,
+    limits: GainLimits,
+) -> Frame {
+    let Some(b_opp) = scene.before.with_turn_passed() else {
+        return Frame::Before;
+    };
+    let common: ArrayVec<Move, 48> = standing(&b_opp, None, ruleset, limits)
+        .into_iter()
+        .filter(|m| standing_a.contains(m))
+        .collect();
+    let mates = |p: &Position| {
+        let mut b = super::tactics::mate::Budget::new(limits.mate_nodes);
+        super::tactics::mate::mate_by_checks(p, limits.mate_plies, &mut b).is_some()
+    };
+    let old_mates = mates(&b_opp) && mates(&scene.after);
+    if common.is_empty() && !old_mates {
+        return Frame::Before;
+    }
+    Frame::Standing {
+        standing: common,
+        old_mates,
+    }
+}
+
+/// The opponent's captures in `after` (it is to move) that win on their point, and every
+/// capture of the piece that just moved to `moved`.
 fn standing(
     after: &Position,
-    moved: Square,
+    moved: Option<Square>,
     ruleset: Ruleset,
     limits: GainLimits,
 ) -> ArrayVec<Move, 48> {
@@ -661,8 +741,11 @@ fn standing(
             continue;
         }
         for c in legal_captures(after, sq) {
-            let counts =
-                sq == moved || super::protection::exchange_value(after, c, ruleset, limits) > 0;
+            let v = super::protection::exchange_value(after, c, ruleset, limits);
+            if std::env::var_os("QILI_CHASE_DEBUG").is_some() {
+                eprintln!("  standing? {c}: {v}");
+            }
+            let counts = Some(sq) == moved || v > 0;
             if counts && out.try_push(c).is_err() {
                 return out;
             }

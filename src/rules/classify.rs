@@ -104,9 +104,10 @@ pub fn classify(
     }
     let chase = targets.iter().any(|t| t.counted);
 
-    // 杀: a forced mate by checks now that did not exist before the move; one resting on taking
-    // an offered piece does not count (2011 26.9).
-    let forbid = offers.iter().find(|o| o.accepted).map(|o| o.theirs);
+    // 杀: a forced mate by checks now that did not exist before the move. One resting on taking a
+    // piece of the same kind where it stands is the trade's business, not a mate threat (2011
+    // 26.9): an offer the opponent can accept is 兑, one it cannot is a chase.
+    let forbid = offers.first().map(|o| o.theirs);
     let mut budget = Budget::new(options.limits.mate_nodes);
     let threat = !king_answers
         && mate_avoiding(&again, options.limits.mate_plies, &mut budget, forbid).is_some();

@@ -65,14 +65,18 @@ pub enum Frame {
     /// The position before a move: every answer of the opponent counts.
     #[default]
     Before,
-    /// The position after a move, its mover to move again: only what the line itself exposes
-    /// counts. The opponent's captures in `standing` (threats it had before the line, and its
-    /// captures of the piece just moved: taking an offered piece answers a chase, it does not
-    /// refute it) are not subtracted while the line has touched neither of their points, and
-    /// neither are its mates that were already on the board.
-    After {
+    /// Some of the opponent's answers are threats it has anyway, not answers to the line: its
+    /// captures in `standing` are not subtracted while the line has touched neither of their
+    /// points, and, when `old_mates`, neither are its mates that were already on the board
+    /// before the line's last move. After a move (its mover to move again) these are the threats
+    /// the opponent had before the line and its captures of the piece just moved (taking an
+    /// offered piece answers a chase, it does not refute it); before a move, the threats it has
+    /// both before and after the move.
+    Standing {
         /// The opponent's captures that do not count while untouched.
         standing: ArrayVec<Move, 48>,
+        /// Whether the opponent's mates already on the board do not count.
+        old_mates: bool,
     },
 }
 
@@ -139,8 +143,8 @@ impl Query {
     }
 }
 
-/// A capture the side to move may not make: of the opponent's piece now on `victim` (followed as
-/// it moves), by the piece now on `by`, or by any piece.
+/// A capture the side to move may not make: of the opponent's piece now on `victim` while it
+/// stays there, by the piece now on `by`, or by any piece.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Forbid {
     /// The opponent's piece.
@@ -183,7 +187,7 @@ struct State {
     bal: Material,
     /// The target's point, `None` once it has been captured.
     target: Option<Square>,
-    /// Where the pieces of `Query::forbid` stand now.
+    /// Where the pieces of `Query::forbid` stand, `None` once they have moved.
     forbid: [Option<Square>; 4],
     /// Points the line's moves have left or entered.
     touched: u128,
@@ -335,9 +339,10 @@ impl Searcher<'_> {
                 if state.target == Some(m.from) {
                     next.target = Some(m.to);
                 }
+                // An offered piece that moves away is no longer the piece offered.
                 for f in &mut next.forbid {
                     if *f == Some(m.from) {
-                        *f = Some(m.to);
+                        *f = None;
                     }
                 }
             }
@@ -365,8 +370,13 @@ impl Searcher<'_> {
             }
         }
         if best == -MATE - 1 {
-            // In check with every evasion outside the query (the first move was not legal).
-            return stand;
+            // In check with no evasion the query allows: the line fails for the side to move
+            // (or the first move given was not legal).
+            return if ply == 0 {
+                stand
+            } else {
+                -(MATE - ply as i32)
+            };
         }
         best
     }
@@ -408,7 +418,11 @@ impl Searcher<'_> {
                     if v.role == Role::King {
                         continue;
                     }
-                    if !in_check && !self.capture_counts(m, ours, state) {
+                    // A barred capture stays barred even as the way out of a check: a gain that
+                    // needs it rests on taking the offered piece.
+                    if (!in_check && !self.capture_counts(m, ours, state))
+                        || (ours && self.barred(m, state))
+                    {
                         continue;
                     }
                     let order = 100 * Material::of(v, m.to).score()
@@ -441,18 +455,25 @@ impl Searcher<'_> {
         }
         let fresh = untouched(m.from) && untouched(m.to);
         if ours {
-            let barred = self.q.forbid.iter().zip(&state.forbid).any(|(f, at)| {
-                *at == Some(m.to) && f.by.is_none_or(|by| by == m.from && untouched(by))
-            });
-            return !barred && !(fresh && self.q.free.contains(&m));
+            return !self.barred(m, state) && !(fresh && self.q.free.contains(&m));
         }
         if self.q.recaptures_only && untouched(m.to) {
             return false;
         }
         match &self.q.frame {
             Frame::Before => true,
-            Frame::After { standing } => !(fresh && standing.contains(&m)),
+            Frame::Standing { standing, .. } => !(fresh && standing.contains(&m)),
         }
+    }
+
+    /// Whether the query bars the side to move's capture `m` (an offered piece, 26.9).
+    fn barred(&self, m: Move, state: &State) -> bool {
+        let untouched = |sq: Square| state.touched & bit(sq) == 0;
+        self.q
+            .forbid
+            .iter()
+            .zip(&state.forbid)
+            .any(|(f, at)| *at == Some(m.to) && f.by.is_none_or(|by| by == m.from && untouched(by)))
     }
 
     /// Whether the side to move forces mate by checks here, and the mate is the line's doing:
@@ -471,7 +492,14 @@ impl Searcher<'_> {
         if !self.mate(pos, forbid) {
             return false;
         }
-        if !ours && self.q.frame == Frame::Before {
+        let old_mates = matches!(
+            self.q.frame,
+            Frame::Standing {
+                old_mates: true,
+                ..
+            }
+        );
+        if !ours && !old_mates {
             return true;
         }
         match prev.and_then(Position::with_turn_passed) {

@@ -57,8 +57,9 @@ pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option
     mate_avoiding(pos, plies, budget, None)
 }
 
-/// As [`mate_by_checks`], the attacker never capturing the piece now on `forbid` (a mate that
-/// rests on taking an offered piece is not counted, 2011 26.9).
+/// As [`mate_by_checks`], the attacker never capturing the piece now on `forbid` while it stands
+/// there (a mate that rests on taking an offered piece where it is offered is not counted, 2011
+/// 26.9; once the piece moves, taking it is allowed).
 pub fn mate_avoiding(
     pos: &Position,
     plies: u32,
@@ -154,12 +155,9 @@ fn every_reply_mated(
     forbid: Option<Square>,
 ) -> bool {
     for r in pos.legal_moves() {
-        // The avoided piece moves with the defender.
-        let forbid = if forbid == Some(r.from) {
-            Some(r.to)
-        } else {
-            forbid
-        };
+        // Once the avoided piece moves (say, to block a check), taking it no longer takes the
+        // piece offered where it was offered.
+        let forbid = if forbid == Some(r.from) { None } else { forbid };
         let undo = pos.play_unchecked(r);
         let mated = attacker_mates(pos, plies - 1, budget, forbid);
         pos.undo(r, undo);
