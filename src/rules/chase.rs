@@ -711,7 +711,7 @@ fn common_threats(
     };
     let common: ArrayVec<Move, 48> = standing(&b_opp, None, ruleset, limits)
         .into_iter()
-        .filter(|m| standing_a.contains(m))
+        .filter(|m| standing_a.iter().any(|a| a.to == m.to))
         .collect();
     let mates = |p: &Position| {
         let mut b = super::tactics::mate::Budget::new(limits.mate_nodes);

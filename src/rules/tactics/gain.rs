@@ -65,9 +65,9 @@ pub enum Frame {
     /// The position before a move: every answer of the opponent counts.
     #[default]
     Before,
-    /// Some of the opponent's answers are threats it has anyway, not answers to the line: its
-    /// captures in `standing` are not subtracted while the line has touched neither of their
-    /// points, and, when `old_mates`, neither are its mates that were already on the board
+    /// Some of the opponent's answers are threats it has anyway, not answers to the line: taking
+    /// a piece that one of its captures in `standing` already threatened is not subtracted
+    /// (whatever the route, say a check first) while the line has not touched that piece, and, when `old_mates`, neither are its mates that were already on the board
     /// before the line's last move. After a move (its mover to move again) these are the threats
     /// the opponent had before the line and its captures of the piece just moved (taking an
     /// offered piece answers a chase, it does not refute it); before a move, the threats it has
@@ -462,7 +462,10 @@ impl Searcher<'_> {
         }
         match &self.q.frame {
             Frame::Before => true,
-            Frame::Standing { standing, .. } => !(fresh && standing.contains(&m)),
+            // A piece the opponent already threatened stays threatened, by whatever route.
+            Frame::Standing { standing, .. } => {
+                !(untouched(m.to) && standing.iter().any(|t| t.to == m.to))
+            }
         }
     }
 
