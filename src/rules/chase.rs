@@ -756,7 +756,9 @@ fn standing(
 
 /// The mover's captures in A that win nothing by themselves: the king's and pawns' own threats
 /// (1999 27.1–27.2: the moved king or pawn; 2011 26.1: any king or pawn, unless the moved piece
-/// attacks the same piece, or the pawn's capture uncovers a check, 26.7). AXF: none.
+/// attacks the same piece, the pawn's capture uncovers a check (26.7) or, made possible by
+/// another piece's move, takes a rook (26.6)).
+/// AXF: the kings and pawns are left out of the chase test altogether.
 fn free_captures(scene: &Scene, ruleset: Ruleset, switches: Switches) -> ArrayVec<Move, 8> {
     let a = &scene.again;
     let mut out = ArrayVec::new();
@@ -788,7 +790,13 @@ fn free_captures(scene: &Scene, ruleset: Ruleset, switches: Switches) -> ArrayVe
             if ruleset == Ruleset::Cxa2011 && from != scene.m.to && moved_attacks(m.to) {
                 continue;
             }
-            if ruleset == Ruleset::Cxa2011 && piece.role == Role::Pawn && gives_check(a, m) {
+            // A pawn's capture that uncovers a check (26.7), or, made possible by another piece's
+            // move, gives the pawn for a rook (26.6), is no longer the pawn's free threat; the
+            // moved pawn's own threat on a rook stays free (figure 14).
+            if ruleset == Ruleset::Cxa2011
+                && piece.role == Role::Pawn
+                && (gives_check(a, m) || (victim.role == Role::Rook && from != scene.m.to))
+            {
                 continue;
             }
             let _ = out.try_push(m);
