@@ -622,7 +622,12 @@ const CROWDED: &[(&str, &str)] = &[
 /// tests/properties.rs).
 fn within_bounds(what: &str, m: &pb::MoveReport) {
     let s = m.mate_search.as_ref().expect("mate_search");
-    assert_eq!((s.max_plies, s.max_nodes), (9, 20_000), "{what}");
+    let limits = rules::SearchLimits::default();
+    assert_eq!(
+        (s.max_plies, s.max_nodes),
+        (limits.mate_plies, limits.mate_nodes),
+        "{what}"
+    );
     assert!(
         s.nodes <= 2 * s.max_nodes,
         "{what} ply {}: {} nodes, limit {} per search",

@@ -89,12 +89,12 @@ const BLACK_CHECKS: (&str, &str) = (
 );
 /// Red's rook follows black's unprotected cannon between the a and b files.
 const RED_CHASES: (&str, &str) = (
-    "3k5/9/1c7/9/9/9/R8/9/9/4K4 w",
+    "4k4/9/1c7/9/9/9/R8/9/9/3K5 w",
     "a3b3 b7a7 b3a3 a7b7 a3b3 b7a7 b3a3 a7b7",
 );
 /// The same with colours swapped.
 const BLACK_CHASES: (&str, &str) = (
-    "4k4/9/9/r8/9/9/9/1C7/9/3K5 b",
+    "5k3/9/9/r8/9/9/9/1C7/9/4K4 b",
     "a6b6 b2a2 b6a6 a2b2 a6b6 b2a2 b6a6 a2b2",
 );
 /// Both kings step up and down.
@@ -293,7 +293,7 @@ async fn analyze_gives_the_graph_and_judges_the_move() {
         .into_inner();
     assert_eq!(answer.request_id, "why");
     assert!(
-        answer.fen.starts_with("3k5/9/1c7/9/9/9/1R7/9/9/4K4 b"),
+        answer.fen.starts_with("4k4/9/1c7/9/9/9/1R7/9/9/3K5 b"),
         "{}",
         answer.fen
     );

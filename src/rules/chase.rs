@@ -116,6 +116,22 @@ pub fn chases(scene: &Scene, options: &Options, switches: Switches, work: &mut W
     judge.run(work)
 }
 
+/// How `Judge::wins` judges a piece: whether the position has a gain at all (else the targeted
+/// search is skipped), and whether the 26.5 / item 4 acceptance applies (the move being judged).
+#[derive(Copy, Clone)]
+struct Judged {
+    any_gain: bool,
+    lenient: bool,
+}
+
+impl Judged {
+    /// The position before the move: searched in full, strictly.
+    const BEFORE: Judged = Judged {
+        any_gain: true,
+        lenient: false,
+    };
+}
+
 struct Judge<'a> {
     scene: &'a Scene,
     options: &'a Options,
@@ -186,20 +202,20 @@ impl<'a> Judge<'a> {
         let a = &self.scene.again;
         let mover = a.turn();
         let best = work.search(a, &self.qa);
-        let mut won: Vec<Square> = Vec::new();
-        if best.gains() {
-            won = captured_by(a, &best.line, mover);
-        }
         let mut out = Vec::new();
         for (sq, piece) in a.board().pieces_of(!mover) {
             if !Material::is_material(piece, sq) {
                 continue;
             }
+            // Every piece is tried when there is a gain at all, so that of two equal lines the
+            // one the search happens to find first decides nothing.
             let assessed = assess(a, &self.graph, sq, self.ruleset, self.limits);
-            if assessed.is_none() && !won.contains(&sq) {
+            if assessed.is_none() && !best.gains() {
                 continue;
             }
-            out.push(self.target(sq, piece, assessed.as_ref(), best.gains(), work));
+            if let Some(t) = self.target(sq, piece, assessed.as_ref(), best.gains(), work) {
+                out.push(t);
+            }
         }
         Chases {
             targets: out,
@@ -207,7 +223,7 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// Judges the enemy piece on `sq` of A.
+    /// Judges the enemy piece on `sq` of A: `None` if it is neither attacked nor won.
     fn target(
         &self,
         sq: Square,
@@ -215,9 +231,22 @@ impl<'a> Judge<'a> {
         assessed: Option<&Assessment>,
         any_gain: bool,
         work: &mut Work,
-    ) -> Target {
+    ) -> Option<Target> {
         let a = &self.scene.again;
-        let won = self.wins(a, sq, &self.qa, assessed, any_gain, true, work);
+        let won = self.wins(
+            a,
+            sq,
+            &self.qa,
+            assessed,
+            Judged {
+                any_gain,
+                lenient: true,
+            },
+            work,
+        );
+        if won.is_none() && assessed.is_none() {
+            return None;
+        }
         let mut t = base_target(a, sq, piece, assessed);
         let Some(line) = won else {
             t.reason = if assessed.is_some_and(|x| x.gains()) {
@@ -230,7 +259,7 @@ impl<'a> Judge<'a> {
             } else {
                 "吃子不能得子".into()
             };
-            return t;
+            return Some(t);
         };
         t.gain = line_material(a, &line).report_value();
         t.means = if line.first().is_some_and(|m| m.to == sq) {
@@ -247,7 +276,7 @@ impl<'a> Judge<'a> {
         t.reason = en;
         t.reason_zh = zh;
         t.article = article.map(String::from);
-        t
+        Some(t)
     }
 
     /// The line by which the side to move of `pos` wins the piece on `sq` under `q`, if it can:
@@ -260,25 +289,13 @@ impl<'a> Judge<'a> {
         sq: Square,
         q: &Query,
         assessed: Option<&Assessment>,
-        any_gain: bool,
-        lenient: bool,
+        judged: Judged,
         work: &mut Work,
     ) -> Option<Vec<Move>> {
+        let Judged { any_gain, lenient } = judged;
         let axf = self.ruleset == Ruleset::Axf;
         if any_gain && !axf {
             let g = work.search(pos, &q.targeting(sq));
-            if std::env::var_os("QILI_CHASE_DEBUG").is_some() {
-                eprintln!(
-                    "  {} target {sq}: {} [{}]",
-                    if lenient { "A" } else { "B" },
-                    g.value,
-                    g.line
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                );
-            }
             if g.gains() {
                 return Some(g.line.to_vec());
             }
@@ -290,7 +307,7 @@ impl<'a> Judge<'a> {
                 x.protection,
                 Protection::Unprotected | Protection::FalseRoot
             );
-        if !axf && !(lenient && on_point) {
+        if !(axf || (lenient && on_point)) {
             return None;
         }
         for &(c, _) in &x.captures {
@@ -311,18 +328,6 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let g = work.search(pos, &q.starting(c));
-            if std::env::var_os("QILI_CHASE_DEBUG").is_some() {
-                eprintln!(
-                    "  {} capture {c}: {} [{}]",
-                    if lenient { "A" } else { "B" },
-                    g.value,
-                    g.line
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                );
-            }
             if g.gains() {
                 return Some(g.line.to_vec());
             }
@@ -358,10 +363,16 @@ impl<'a> Judge<'a> {
             }
             let graph = AttackGraph::build(pos.board());
             let x = assess(pos, &graph, sq, self.ruleset, self.limits);
-            match self.wins(pos, sq, &self.qb, x.as_ref(), true, false, work) {
+            match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, work) {
                 None => false,
                 Some(b_line) => {
-                    !checks_in(pos, &b_line)
+                    // Won without a series of checks: the same threat. Only through checks:
+                    // compared by value.
+                    let plain = Query {
+                        checkless: true,
+                        ..self.qb.targeting(sq)
+                    };
+                    work.search(pos, &plain).gains()
                         || worth(line_material(pos, &b_line), self.ruleset) >= a_value
                 }
             }
@@ -591,45 +602,6 @@ fn base_target(pos: &Position, sq: Square, piece: Piece, x: Option<&Assessment>)
     }
 }
 
-/// The squares (at the start of `line`) of the enemy pieces the side to move captures along it.
-fn captured_by(pos: &Position, line: &[Move], mover: Color) -> Vec<Square> {
-    let mut p = *pos;
-    // Where each enemy piece of the start now stands: (start square, current square).
-    let mut track: Vec<(Square, Square)> =
-        pos.board().pieces_of(!mover).map(|(s, _)| (s, s)).collect();
-    let mut out = Vec::new();
-    for &m in line {
-        if p.turn() == mover {
-            if let Some(&(start, _)) = track.iter().find(|(_, now)| *now == m.to) {
-                out.push(start);
-            }
-            track.retain(|(_, now)| *now != m.to);
-        } else {
-            for t in &mut track {
-                if t.1 == m.from {
-                    t.1 = m.to;
-                }
-            }
-        }
-        p.play_unchecked(m);
-    }
-    out
-}
-
-/// Whether the side to move of `pos` checks at some point of `line`.
-fn checks_in(pos: &Position, line: &[Move]) -> bool {
-    let us = pos.turn();
-    let mut p = *pos;
-    for &m in line {
-        let ours = p.turn() == us;
-        p.play_unchecked(m);
-        if ours && p.is_check() {
-            return true;
-        }
-    }
-    false
-}
-
 /// `pos` with the mover's pieces on `gone` made inert for the point `sq`: each replaced by a
 /// body of its side that attacks nothing there (an advisor off its palace, else a pawn), so it
 /// still blocks lines, screens cannons and holds legs; `None` if no such body fits.
@@ -742,9 +714,6 @@ fn standing(
         }
         for c in legal_captures(after, sq) {
             let v = super::protection::exchange_value(after, c, ruleset, limits);
-            if std::env::var_os("QILI_CHASE_DEBUG").is_some() {
-                eprintln!("  standing? {c}: {v}");
-            }
             let counts = Some(sq) == moved || v > 0;
             if counts && out.try_push(c).is_err() {
                 return out;
@@ -842,15 +811,6 @@ fn same_type_pairs(
             }
             let g = work.search(after, &Query::new(ruleset, limits).starting(back));
             let accepted = g.value >= 0 && !g.mates();
-            if std::env::var_os("QILI_CHASE_DEBUG").is_some() {
-                eprintln!(
-                    "offer {} {}: acceptance {} {:?}",
-                    take.from,
-                    theirs,
-                    g.value,
-                    g.line.iter().map(|m| m.to_string()).collect::<Vec<_>>()
-                );
-            }
             let protected = assess(a, &graph, theirs, ruleset, limits)
                 .is_some_and(|x| x.defenders.iter().any(|d: &Defender| d.real));
             out.push(Offer {

@@ -18,8 +18,6 @@ use crate::square::Square;
 /// An enemy piece the side to move can capture, judged.
 #[derive(Clone, Debug)]
 pub struct Assessment {
-    /// The attacked point.
-    pub square: Square,
     /// Every legal first capture with what the exchange on the point then nets (half units).
     pub captures: Vec<(Move, i32)>,
     /// The defenders from the graph and those the capture uncovers, each marked real or not.
@@ -108,7 +106,6 @@ pub fn assess(
         Protection::Protected
     };
     Some(Assessment {
-        square: sq,
         captures,
         defenders,
         protection,
@@ -225,8 +222,9 @@ mod tests {
     #[test]
     fn two_attackers_against_one_defender_is_an_insufficient_root() {
         // Horse and rook on c6, guarded once by the rook on c9: after Nxc6 black's Rxc6 would
-        // lose the rook to Rxc6, so black stops and red is a horse up.
-        let a = judge("2r1k4/9/9/2n6/9/1N7/9/2R6/9/3K5 w", "c6");
+        // lose the rook to Rxc6, so black stops and red is a horse up. (The black king stands on
+        // f9: on e9 it would hold the e-file and c9d9 would mate the red king on d0.)
+        let a = judge("2r2k3/9/9/2n6/9/1N7/9/2R6/9/3K5 w", "c6");
         assert_eq!(a.protection, Protection::InsufficientRoot);
         assert_eq!(a.value, 10);
     }
@@ -234,9 +232,17 @@ mod tests {
     #[test]
     fn horse_on_a_protected_rook_is_an_insufficient_root() {
         // The horse on b4 attacks the rook on c6, which the rook on c9 guards: +10 −5.
-        let a = judge("2r1k4/9/9/2r6/9/1N7/9/9/9/3K5 w", "c6");
+        let a = judge("2r2k3/9/9/2r6/9/1N7/9/9/9/3K5 w", "c6");
         assert_eq!(a.protection, Protection::InsufficientRoot);
         assert_eq!(a.value, 10);
+    }
+
+    #[test]
+    fn a_capture_that_walks_into_mate_gains_nothing() {
+        // With the black king holding the e-file, Nxc6 lets c9d9 mate the red king on d0: the
+        // horse's capture gains nothing and the rook on c6 counts as protected.
+        let a = judge("2r1k4/9/9/2r6/9/1N7/9/9/9/3K5 w", "c6");
+        assert!(!a.gains());
     }
 
     #[test]

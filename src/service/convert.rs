@@ -308,6 +308,7 @@ fn move_report(m: &MoveReport, t: Texts) -> pb::MoveReport {
         note_en: t.en(&m.note_en),
         mate_line: line(&m.mate_line),
         round: m.round,
+        gain_search: Some(search(&m.gain_search)),
     }
 }
 

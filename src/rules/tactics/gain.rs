@@ -12,6 +12,7 @@
 
 use super::mate::{Budget, checking_moves, mate_avoiding};
 use super::value::{Material, capture_order};
+use crate::attacks::gives_check;
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::piece::Role;
@@ -102,6 +103,8 @@ pub struct Query {
     pub recaptures_only: bool,
     /// A piece of the side to move that may not move in the line (its body still blocks).
     pub frozen: Option<Square>,
+    /// The side to move never gives check, capturing or not: what it wins without checks.
+    pub checkless: bool,
     /// Captures of the side to move that win nothing while the line has touched neither point
     /// (a king's or a pawn's own threats, 1999 27.1–27.2, 2011 26.1).
     pub free: ArrayVec<Move, 8>,
@@ -121,6 +124,7 @@ impl Query {
             first: None,
             recaptures_only: false,
             frozen: None,
+            checkless: false,
             free: ArrayVec::new(),
             limits,
         }
@@ -193,6 +197,9 @@ struct State {
     touched: u128,
     checks: u8,
     counter_checks: u8,
+    /// The last move captured: only then can it have let the side to move mate (a capture that
+    /// gets the capturer mated, a recapture that lets the capturer mate).
+    captured: bool,
 }
 
 struct Searcher<'q> {
@@ -221,6 +228,7 @@ pub fn gain(pos: &Position, q: &Query) -> Gain {
         touched: 0,
         checks: 0,
         counter_checks: 0,
+        captured: false,
     };
     let mut p = *pos;
     let value = s.node(&mut p, None, state, 0, -MATE - 1, MATE + 1);
@@ -307,7 +315,7 @@ impl Searcher<'_> {
             }
             alpha = alpha.max(best);
             let credited = (!ours && !self.q.recaptures_only) || (ours && state.target.is_none());
-            if credited && self.mates(pos, prev, ours, state.forbid[0]) {
+            if credited && state.captured && self.mates(pos, prev, ours, state.forbid[0]) {
                 return MATE - ply as i32 - 1;
             }
         } else if !in_check && self.q.first.is_none() {
@@ -322,6 +330,7 @@ impl Searcher<'_> {
         let before = *pos;
         for (_, m) in candidates {
             let mut next = state;
+            next.captured = pos.piece_at(m.to).is_some();
             if let Some(v) = pos.piece_at(m.to) {
                 let w = Material::of(v, m.to);
                 next.bal = if ours { next.bal + w } else { next.bal - w };
@@ -408,8 +417,12 @@ impl Searcher<'_> {
         };
         let checks: Option<MoveList> =
             (!in_check && checks_left && self.q.square.is_none()).then(|| checking_moves(pos));
+        let king = pos.king(!pos.turn());
         for &m in moves {
             if ours && self.q.frozen == Some(m.from) && state.touched & bit(m.from) == 0 {
+                continue;
+            }
+            if ours && self.q.checkless && gives_check(pos.board(), m.from, m.to, king) {
                 continue;
             }
             let victim = pos.piece_at(m.to);
@@ -455,7 +468,7 @@ impl Searcher<'_> {
         }
         let fresh = untouched(m.from) && untouched(m.to);
         if ours {
-            return !self.barred(m, state) && !(fresh && self.q.free.contains(&m));
+            return !(self.barred(m, state) || (fresh && self.q.free.contains(&m)));
         }
         if self.q.recaptures_only && untouched(m.to) {
             return false;

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 
 /// Entries per table (direct-mapped: a newer answer replaces an older one on the same slot).
-const SLOTS: usize = 1 << 10;
+const SLOTS: usize = 1 << 13;
 
 #[derive(Clone, Copy)]
 struct Slot<T> {
