@@ -20,9 +20,13 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "QILI_ADDR", default_value = service::DEFAULT_ADDR)]
     addr: String,
-    /// Log format (the level is set by RUST_LOG, default info).
+    /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// What to log: a level (error, warn, info, debug, trace, off) or filter directives
+    /// (`info,qili::service::access=warn`). Overrides RUST_LOG [default: RUST_LOG, else info].
+    #[arg(long)]
+    log_level: Option<String>,
     /// Largest request message, in bytes; larger ones get RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = service::DEFAULT_MAX_MESSAGE_BYTES)]
     max_message_bytes: usize,
@@ -42,7 +46,8 @@ pub struct ServeArgs {
 
 /// Serves until a signal, then drains and exits 0.
 pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
-    init_logging(args.log_format);
+    let filter = log_filter(args.log_level.as_deref(), std::env::var_os("RUST_LOG"))?;
+    init_logging(args.log_format, filter);
     let max_concurrent = args
         .max_concurrent
         .unwrap_or_else(service::default_concurrency)
@@ -70,10 +75,40 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
     }
 }
 
-fn init_logging(format: LogFormat) {
-    use std::io::IsTerminal;
+/// The log filter: `--log-level` if given, else `RUST_LOG` if set, else `info`. A bad value is
+/// an error naming where it came from.
+fn log_filter(
+    flag: Option<&str>,
+    env: Option<std::ffi::OsString>,
+) -> Result<tracing_subscriber::EnvFilter, String> {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    use tracing_subscriber::filter::LevelFilter;
+    if let Some(flag) = flag {
+        // A bare word that is no level would silently mean "everything from a module of that
+        // name": take it for the typo it is.
+        if !flag.contains('=') && flag.parse::<LevelFilter>().is_err() {
+            return Err(format!(
+                "--log-level: `{}` is not a level (error, warn, info, debug, trace, off) or a \
+                 filter such as `info,qili::service::access=warn`",
+                qili::service::abridge_text(flag)
+            ));
+        }
+        return EnvFilter::try_new(flag).map_err(|e| format!("--log-level: {e}"));
+    }
+    match env {
+        None => Ok(EnvFilter::new("info")),
+        Some(v) if v.is_empty() => Ok(EnvFilter::new("info")),
+        Some(v) => {
+            let v = v
+                .into_string()
+                .map_err(|_| "RUST_LOG: not UTF-8".to_string())?;
+            EnvFilter::try_new(&v).map_err(|e| format!("RUST_LOG: {e}"))
+        }
+    }
+}
+
+fn init_logging(format: LogFormat, filter: tracing_subscriber::EnvFilter) {
+    use std::io::IsTerminal;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -106,5 +141,36 @@ async fn shutdown_signal() {
     tokio::select! {
         () = interrupt => tracing::info!("SIGINT received"),
         () = terminate => tracing::info!("SIGTERM received"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_filter;
+
+    fn filter(flag: Option<&str>, env: Option<&str>) -> Result<String, String> {
+        log_filter(flag, env.map(Into::into)).map(|f| f.to_string())
+    }
+
+    #[test]
+    fn the_flag_wins_over_rust_log_which_wins_over_info() {
+        assert_eq!(filter(None, None).as_deref(), Ok("info"));
+        assert_eq!(filter(None, Some("")).as_deref(), Ok("info"));
+        assert_eq!(filter(None, Some("warn")).as_deref(), Ok("warn"));
+        assert_eq!(filter(Some("debug"), Some("warn")).as_deref(), Ok("debug"));
+        assert_eq!(
+            filter(Some("info,qili::service::access=warn"), None).as_deref(),
+            Ok("qili::service::access=warn,info")
+        );
+    }
+
+    #[test]
+    fn bad_values_name_their_source() {
+        let e = filter(Some("inf"), None).expect_err("typo");
+        assert!(e.starts_with("--log-level: `inf` is not a level"), "{e}");
+        let e = filter(Some("qili=loud"), None).expect_err("bad level");
+        assert!(e.starts_with("--log-level: "), "{e}");
+        let e = filter(None, Some("qili=loud")).expect_err("bad RUST_LOG");
+        assert!(e.starts_with("RUST_LOG: "), "{e}");
     }
 }

@@ -1,8 +1,9 @@
-//! The `qili.v1.Qili` handlers: limits, the blocking pool, deadlines, logging.
+//! The `qili.v1.Qili` handlers: limits, the blocking pool, deadlines, what the access log is told.
 
+use super::access::{self, CallNote};
 use super::config::ServiceConfig;
 use super::convert;
-use super::failure::{Failure, abridge, abridge_text, reclassify};
+use super::failure::{Failure, abridge, reclassify};
 use super::pb;
 use super::pb::qili_server::Qili;
 use super::timeout::parse_grpc_timeout;
@@ -85,12 +86,14 @@ impl QiliService {
         Ok(out)
     }
 
-    /// Rules on one request: checks the limits, then adjudicates off the executor.
+    /// Rules on one request: checks the limits, then adjudicates off the executor, and tells
+    /// `note` the verdict.
     async fn rule(
         &self,
         r: pb::AdjudicateRequest,
         start: Instant,
         deadline: Instant,
+        note: Option<&CallNote>,
     ) -> Result<pb::Ruling, Failure> {
         if r.moves.len() > self.config.max_moves {
             return Err(Failure::exhausted(
@@ -102,11 +105,14 @@ impl QiliService {
                 ),
             ));
         }
-        let (request, language) = convert::adjudicate_request(&r)?;
+        let (request, request_id, wanted) = convert::into_request(r)?;
         let ruling = self
             .off_executor(start, deadline, move || rules::adjudicate(&request))
             .await??;
-        Ok(convert::ruling(&ruling, &r.request_id, language))
+        if let Some(note) = note {
+            note.verdict(ruling.verdict.name());
+        }
+        Ok(convert::reply(ruling, request_id, wanted))
     }
 
     /// Analyses one position off the executor.
@@ -172,41 +178,9 @@ impl QiliService {
     }
 }
 
-/// Logs one finished call: request id, verdict (for rulings) or error, and latency.
-fn log_call(
-    rpc: &'static str,
-    request_id: &str,
-    start: Instant,
-    outcome: Result<Option<&str>, &Failure>,
-) {
-    let latency_us = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
-    // A request id is the caller's free text: a huge one is not copied into every log line.
-    let request_id = abridge_text(request_id);
-    let request_id = request_id.as_str();
-    match outcome {
-        Ok(Some(verdict)) => tracing::info!(rpc, request_id, verdict, latency_us, "ok"),
-        Ok(None) => tracing::info!(rpc, request_id, latency_us, "ok"),
-        Err(f) => tracing::warn!(
-            rpc,
-            request_id,
-            code = ?f.code,
-            field = f.field.unwrap_or_default(),
-            ply = f.ply.and_then(|p| u64::try_from(p).ok()),
-            latency_us,
-            error = %f.message,
-            "failed"
-        ),
-    }
-}
-
-/// The verdict's snake-case name, as in cases and the library.
-fn verdict_name(r: &pb::Ruling) -> Option<&'static str> {
-    Some(
-        pb::Verdict::try_from(r.verdict)
-            .ok()
-            .and_then(convert::verdict_of)
-            .map_or("unknown", rules::Verdict::name),
-    )
+/// The access log's note of a call (absent when the handler is called without the layer).
+fn note_of<T>(request: &Request<T>) -> Option<CallNote> {
+    request.extensions().get::<CallNote>().cloned()
 }
 
 /// A streamed request whose message could not be read ends the stream, with the code a client
@@ -214,6 +188,9 @@ fn verdict_name(r: &pb::Ruling) -> Option<&'static str> {
 fn stream_status(status: Status) -> Status {
     reclassify(&status).unwrap_or(status)
 }
+
+/// The name streamed answers are logged under.
+const STREAM: &str = "/qili.v1.Qili/AdjudicateStream";
 
 /// The stream of answers of `AdjudicateStream`.
 pub type AnswerStream =
@@ -227,10 +204,12 @@ impl Qili for QiliService {
     ) -> Result<Response<pb::Ruling>, Status> {
         let start = Instant::now();
         let deadline = self.deadline_of(start, &request);
+        let note = note_of(&request);
         let r = request.into_inner();
-        let id = r.request_id.clone();
-        let result = self.rule(r, start, deadline).await;
-        log_call("Adjudicate", &id, start, result.as_ref().map(verdict_name));
+        if let Some(note) = &note {
+            note.request_id(&r.request_id);
+        }
+        let result = self.rule(r, start, deadline, note.as_ref()).await;
         result.map(Response::new).map_err(|f| f.to_status())
     }
 
@@ -251,16 +230,20 @@ impl Qili for QiliService {
                     let start = Instant::now();
                     let deadline = start + service.config.deadline;
                     let id = r.request_id.clone();
-                    let result = service.rule(r, start, deadline).await;
-                    log_call(
-                        "AdjudicateStream",
-                        &id,
-                        start,
-                        result.as_ref().map(verdict_name),
-                    );
+                    let result = service.rule(r, start, deadline, None).await;
                     let result = match result {
-                        Ok(ruling) => pb::adjudicate_stream_response::Result::Ruling(ruling),
-                        Err(f) => pb::adjudicate_stream_response::Result::Error(f.to_pb()),
+                        Ok(ruling) => {
+                            let verdict = pb::Verdict::try_from(ruling.verdict)
+                                .ok()
+                                .and_then(convert::verdict_of)
+                                .map(rules::Verdict::name);
+                            access::streamed(STREAM, &id, verdict, None, start);
+                            pb::adjudicate_stream_response::Result::Ruling(ruling)
+                        }
+                        Err(f) => {
+                            access::streamed(STREAM, &id, None, Some(&f), start);
+                            pb::adjudicate_stream_response::Result::Error(f.to_pb())
+                        }
                     };
                     Ok(pb::AdjudicateStreamResponse {
                         request_id: id,
@@ -279,10 +262,12 @@ impl Qili for QiliService {
     ) -> Result<Response<pb::AnalyzeResponse>, Status> {
         let start = Instant::now();
         let deadline = self.deadline_of(start, &request);
+        let note = note_of(&request);
         let r = request.into_inner();
-        let id = r.request_id.clone();
+        if let Some(note) = &note {
+            note.request_id(&r.request_id);
+        }
         let result = self.analyse(r, start, deadline).await;
-        log_call("Analyze", &id, start, result.as_ref().map(|_| None));
         result.map(Response::new).map_err(|f| f.to_status())
     }
 
