@@ -59,13 +59,16 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         deadline: Duration::from_millis(args.deadline_ms),
         drain_timeout: Duration::from_millis(args.drain_timeout_ms),
     };
-    // The blocking pool holds the rulings: one thread per permitted concurrent ruling.
+    // Rulings run on the worker threads, one per core (see QiliService).
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(max_concurrent)
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    match runtime.block_on(service::serve(&args.addr, config, shutdown_signal())) {
+    let served = runtime.block_on(async {
+        let shutdown = shutdown_signal();
+        service::serve(&args.addr, config, shutdown).await
+    });
+    match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
             tracing::error!(error = %e, "server failed");
@@ -119,28 +122,42 @@ fn init_logging(format: LogFormat, filter: tracing_subscriber::EnvFilter) {
     }
 }
 
-/// Completes on SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are installed at once (within the
+/// runtime), not when the future is first polled: a SIGTERM that arrives as soon as the server
+/// says it is serving must drain it, not kill it.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
+    let (interrupt, terminate) = {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("SIGINT received"),
-        () = terminate => tracing::info!("SIGTERM received"),
+    async move {
+        #[cfg(unix)]
+        {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => tracing::info!("SIGINT received"),
+                () = wait(terminate) => tracing::info!("SIGTERM received"),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                tracing::info!("SIGINT received");
+            } else {
+                std::future::pending::<()>().await;
+            }
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! The `qili.v1.Qili` handlers: limits, the blocking pool, deadlines, what the access log is told.
+//! The `qili.v1.Qili` handlers: limits, permits, deadlines, what the access log is told.
 
 use super::access::{self, CallNote};
 use super::config::ServiceConfig;
@@ -51,42 +51,36 @@ impl QiliService {
         start + limit
     }
 
-    /// Runs `work` on the blocking pool once a permit is free, within `deadline`. A ruling is never
-    /// computed on the async executor, so a slow one cannot stall the transport.
-    async fn off_executor<T, F>(
+    /// Runs `work` once a permit is free, within `deadline`. The work runs in-line on the
+    /// call's own task: a ruling takes tens of microseconds (a few milliseconds at worst, bounded
+    /// by the searches), less than a hand-off to the blocking pool costs (BENCHMARKS.md), and at
+    /// most `max_concurrent` run at once, so the transport and the other calls keep their turns.
+    async fn limited<T>(
         &self,
         start: Instant,
         deadline: Instant,
-        work: F,
-    ) -> Result<T, Failure>
-    where
-        T: Send + 'static,
-        F: FnOnce() -> T + Send + 'static,
-    {
+        work: impl FnOnce() -> T,
+    ) -> Result<T, Failure> {
         let late = || Failure::deadline(start.elapsed().as_millis());
         let deadline = tokio::time::Instant::from_std(deadline);
-        let permit = tokio::time::timeout_at(deadline, self.permits.clone().acquire_owned())
+        let permit = tokio::time::timeout_at(deadline, self.permits.acquire())
             .await
             .map_err(|_| late())?
             .map_err(|_| Failure::internal("the server is shutting down".into()))?;
-        // The permit travels with the work: an abandoned (late) ruling still counts until it ends.
-        let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            work()
-        });
-        let out = tokio::time::timeout_at(deadline, task)
-            .await
-            .map_err(|_| late())?
-            .map_err(|e| Failure::internal(format!("ruling failed: {e}")))?;
-        // An answer after the deadline is of no use to the caller (and makes a zero deadline
-        // deterministic).
+        // Past the deadline already (a zero deadline, a long wait): no ruling for nobody.
+        if tokio::time::Instant::now() >= deadline {
+            return Err(late());
+        }
+        let out = work();
+        drop(permit);
+        // An answer after the deadline is of no use to the caller.
         if tokio::time::Instant::now() >= deadline {
             return Err(late());
         }
         Ok(out)
     }
 
-    /// Rules on one request: checks the limits, then adjudicates off the executor, and tells
+    /// Rules on one request: checks the limits, then adjudicates within them, and tells
     /// `note` the verdict.
     async fn rule(
         &self,
@@ -107,7 +101,7 @@ impl QiliService {
         }
         let (request, request_id, wanted) = convert::into_request(r)?;
         let ruling = self
-            .off_executor(start, deadline, move || rules::adjudicate(&request))
+            .limited(start, deadline, || rules::adjudicate(&request))
             .await??;
         if let Some(note) = note {
             note.verdict(ruling.verdict.name());
@@ -115,7 +109,7 @@ impl QiliService {
         Ok(convert::reply(ruling, request_id, wanted))
     }
 
-    /// Analyses one position off the executor.
+    /// Analyses one position within the limits.
     async fn analyse(
         &self,
         r: pb::AnalyzeRequest,
@@ -133,7 +127,7 @@ impl QiliService {
             },
             ..rules::Options::default()
         };
-        self.off_executor(start, deadline, move || {
+        self.limited(start, deadline, || {
             let position = if r.fen.trim().is_empty() {
                 Position::start()
             } else {
@@ -225,7 +219,8 @@ impl Qili for QiliService {
             .into_inner()
             .map(move |item| {
                 let service = service.clone();
-                async move {
+                // Each ruling is a task of its own, so that one stream's rulings use every core.
+                tokio::spawn(async move {
                     let r = item.map_err(stream_status)?;
                     let start = Instant::now();
                     let deadline = start + service.config.deadline;
@@ -249,10 +244,15 @@ impl Qili for QiliService {
                         request_id: id,
                         result: Some(result),
                     })
-                }
+                })
             })
             // Up to `in_flight` rulings of one stream run at once; answers keep the request order.
-            .buffered(in_flight);
+            .buffered(in_flight)
+            .map(|joined| {
+                joined.unwrap_or_else(|e| {
+                    Err(Failure::internal(format!("ruling failed: {e}")).to_status())
+                })
+            });
         Ok(Response::new(Box::pin(answers)))
     }
 
