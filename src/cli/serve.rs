@@ -59,9 +59,11 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         deadline: Duration::from_millis(args.deadline_ms),
         drain_timeout: Duration::from_millis(args.drain_timeout_ms),
     };
-    // Rulings run on the worker threads, one per core (see QiliService).
+    // Unary rulings run on the blocking pool, one thread per permitted concurrent ruling; streamed
+    // ones on the workers (see service::handler).
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(max_concurrent)
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let served = runtime.block_on(async {
