@@ -8,7 +8,8 @@
 # Env: QILI (the binary, default target/release/qili), SERVER (the binary that serves, default
 # QILI: to measure another build with the same client), PORT (default 50151), SERVE_ARGS (extra
 # flags for qili serve), RUNS (the runs, default "health adjudicate:full adjudicate:summary
-# adjudicate:verdict stream:full"). Linux only (/proc). Every run stops by itself.
+# adjudicate:verdict stream:full"), SOAK (seconds of a last Adjudicate run at full detail with the
+# server's memory sampled every 10 s; default none). Linux only (/proc). Every run stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,4 +58,17 @@ for run in $runs; do
   printf '%-20s %10s %10s %9s %9s %9s %7s %11s %10s %8s\n' \
     "$run" "$rate" "$ratio" "$p50" "$p99" "$max" "$errors" "$bytes" "$cpu" "$(rss_kb)"
 done
+if [ -n "${SOAK:-}" ]; then
+  "$qili" load --addr "127.0.0.1:$port" --concurrency "$concurrency" --duration "$SOAK" \
+    >/tmp/qili-load-soak.txt &
+  client=$!
+  samples=""
+  for _ in $(seq 0 10 "$SOAK"); do
+    samples="$samples $(rss_kb)"
+    sleep 10
+  done
+  wait "$client"
+  echo "soak: $SOAK s, adjudicate full, $(grep -E '^(requests/s|errors|latency)' /tmp/qili-load-soak.txt | tr '\n' ' ')"
+  echo "soak: server RSS every 10 s (KB):$samples; peak $(awk '/VmHWM/ {print $2}' "/proc/$server/status") KB; threads $(awk '/Threads/ {print $2}' "/proc/$server/status"); descriptors $(ls "/proc/$server/fd" | wc -l)"
+fi
 echo "server log: $(wc -l </tmp/qili-load-serve.log) lines, $(du -k /tmp/qili-load-serve.log | cut -f1) KB"
