@@ -213,6 +213,7 @@ where
             Err(e) => {
                 // The service itself failed: the transport answers with a broken connection.
                 call.end = Some(End::Grpc(Status::unknown("the service failed")));
+                drop(call);
                 Poll::Ready(Err(e))
             }
         }
@@ -235,10 +236,14 @@ impl End {
         if let Some(status) = response.extensions().get::<Status>() {
             return Some(End::Grpc(status.clone()));
         }
+        // gRPC-Web carries its trailers inside the body: log those answers by their HTTP status.
         let grpc = response
             .headers()
             .get(http::header::CONTENT_TYPE)
-            .is_some_and(|v| v.as_bytes().starts_with(b"application/grpc"));
+            .map(|v| v.as_bytes())
+            .is_some_and(|v| {
+                v.starts_with(b"application/grpc") && !v.starts_with(b"application/grpc-web")
+            });
         if !grpc {
             return Some(End::Http(response.status()));
         }
@@ -246,7 +251,8 @@ impl End {
     }
 }
 
-/// One call, logged once when its response ends or is dropped.
+/// One call, logged once: when its response ends, or when it is dropped unfinished (the client
+/// left, or the service failed).
 struct Call {
     start: Instant,
     path: http::Uri,
@@ -305,20 +311,18 @@ impl Call {
     }
 }
 
+impl Drop for Call {
+    fn drop(&mut self) {
+        self.log();
+    }
+}
+
 pin_project_lite::pin_project! {
     /// A response body that logs its call when it ends (or is dropped unfinished).
     pub struct Logged<B> {
         #[pin]
         body: B,
         call: Option<Call>,
-    }
-
-    impl<B> PinnedDrop for Logged<B> {
-        fn drop(this: Pin<&mut Self>) {
-            if let Some(call) = this.project().call {
-                call.log();
-            }
-        }
     }
 }
 

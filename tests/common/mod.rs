@@ -89,13 +89,18 @@ impl Server {
     /// The access log's lines (`"message":"call"`), waiting up to `limit` until there are at least
     /// `n` (it is written as each answer ends, a little after the client has it).
     pub fn calls(&self, n: usize, limit: Duration) -> Vec<serde_json::Value> {
+        self.calls_of(None, n, limit)
+    }
+
+    /// The same, of one RPC (`/qili.v1.Qili/AdjudicateStream`) or of all.
+    pub fn calls_of(&self, rpc: Option<&str>, n: usize, limit: Duration) -> Vec<serde_json::Value> {
         let start = Instant::now();
         loop {
             let calls: Vec<serde_json::Value> = self
                 .log()
                 .iter()
                 .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-                .filter(|v| v["message"] == "call")
+                .filter(|v| v["message"] == "call" && rpc.is_none_or(|r| v["rpc"] == r))
                 .collect();
             if calls.len() >= n || start.elapsed() > limit {
                 return calls;
