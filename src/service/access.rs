@@ -293,7 +293,15 @@ impl Call {
                 } else {
                     tracing::Level::INFO
                 };
-                event_at!(level, rpc, http_status, request_id, latency_us, "call");
+                event_at!(
+                    level,
+                    rpc,
+                    http_status,
+                    request_id,
+                    verdict,
+                    latency_us,
+                    "call"
+                );
             }
             // The client went away before the answer ended.
             None => {
@@ -369,5 +377,108 @@ impl<B: Body> Body for Logged<B> {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Collects what the subscriber writes.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("lock").extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The log lines of one call of a service answering `status` with `content_type`, and what
+    /// the handler noted.
+    fn log_of(status: u16, content_type: &str, note: bool) -> String {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        let content_type = content_type.to_string();
+        let inner = tower::service_fn(move |request: http::Request<tonic::body::Body>| {
+            if note && let Some(n) = request.extensions().get::<CallNote>() {
+                n.request_id("json-1");
+                n.verdict("draw");
+            }
+            let response = http::Response::builder()
+                .status(status)
+                .header(http::header::CONTENT_TYPE, content_type.as_str())
+                .body(tonic::body::Body::empty());
+            std::future::ready(response)
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        tracing::subscriber::with_default(subscriber, || {
+            runtime.block_on(async {
+                let mut service = AccessLogLayer.layer(inner);
+                let request = http::Request::builder()
+                    .uri("/api/v1/adjudicate")
+                    .body(tonic::body::Body::empty())
+                    .expect("request");
+                let response = service.call(request).await.expect("response");
+                drop(response);
+            });
+        });
+        let bytes = captured.0.lock().expect("lock").clone();
+        String::from_utf8(bytes).expect("UTF-8")
+    }
+
+    #[test]
+    fn an_http_route_gets_one_line_with_its_status_and_the_handlers_note() {
+        let log = log_of(200, "application/json", true);
+        assert_eq!(log.lines().count(), 1, "{log}");
+        assert!(log.contains(" INFO "), "{log}");
+        for part in [
+            "call",
+            "rpc=\"/api/v1/adjudicate\"",
+            "http_status=200",
+            "request_id=\"json-1\"",
+            "verdict=\"draw\"",
+            "latency_us=",
+        ] {
+            assert!(log.contains(part), "{part}: {log}");
+        }
+        let log = log_of(400, "application/json", false);
+        assert!(
+            log.contains(" INFO ") && log.contains("http_status=400"),
+            "{log}"
+        );
+        let log = log_of(500, "text/plain", false);
+        assert!(
+            log.contains(" ERROR ") && log.contains("http_status=500"),
+            "{log}"
+        );
+    }
+
+    #[test]
+    fn a_grpc_answer_that_never_ends_is_logged_as_cancelled() {
+        let log = log_of(200, "application/grpc", true);
+        assert_eq!(log.lines().count(), 1, "{log}");
+        assert!(log.contains("code=\"CANCELLED\""), "{log}");
+        assert!(log.contains("verdict=\"draw\""), "{log}");
+    }
+
+    #[test]
+    fn codes_name_and_levels() {
+        assert_eq!(code_name(Code::InvalidArgument), "INVALID_ARGUMENT");
+        assert_eq!(level_of(Code::InvalidArgument), tracing::Level::INFO);
+        assert_eq!(level_of(Code::DeadlineExceeded), tracing::Level::INFO);
+        assert_eq!(level_of(Code::Internal), tracing::Level::ERROR);
+        assert_eq!(level_of(Code::Unknown), tracing::Level::ERROR);
     }
 }
