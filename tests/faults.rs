@@ -140,6 +140,24 @@ async fn clients_dropping_streams_mid_way_leave_the_server_serving_and_leak_noth
         // every dropped connection closed.
         settles(server.pid(), baseline, (2, 1)).await;
     }
+    // Every abandoned stream has its one access-log line once its connection is gone, as cancelled
+    // unless it had ended.
+    let streams = server.calls_of(
+        Some("/qili.v1.Qili/AdjudicateStream"),
+        12,
+        Duration::from_secs(20),
+    );
+    assert_eq!(streams.len(), 12, "{streams:#?}");
+    assert!(
+        streams
+            .iter()
+            .all(|v| v["code"] == "CANCELLED" || v["code"] == "OK"),
+        "{streams:#?}"
+    );
+    assert!(
+        streams.iter().any(|v| v["code"] == "CANCELLED"),
+        "{streams:#?}"
+    );
     assert_no_panic(&server.log());
 }
 

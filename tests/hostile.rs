@@ -587,6 +587,226 @@ async fn bytes_that_are_not_a_valid_message_are_invalid_argument() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The access log: every rejected call is logged, those refused while decoding included.
+// ---------------------------------------------------------------------------------------------
+
+/// The one access-log line of `calls` with `rpc` and `code` for which `pick` holds; fails unless
+/// there is exactly one, and unless it is at INFO with a latency.
+fn one_line<'a>(
+    calls: &'a [serde_json::Value],
+    rpc: &str,
+    code: &str,
+    pick: impl Fn(&serde_json::Value) -> bool,
+) -> &'a serde_json::Value {
+    let found: Vec<&serde_json::Value> = calls
+        .iter()
+        .filter(|v| v["rpc"] == rpc && v["code"] == code && pick(v))
+        .collect();
+    assert_eq!(found.len(), 1, "{rpc} {code}: {found:#?} in {calls:#?}");
+    let line = found[0];
+    assert_eq!(line["level"], "INFO", "{line}");
+    assert!(line["latency_us"].is_u64(), "{line}");
+    line
+}
+
+#[tokio::test]
+async fn every_rejected_call_is_logged_once_at_info_with_its_code() {
+    use prost::Message;
+    let server = Server::start();
+    let ch = channel(&server.url()).await;
+    let mut client = QiliClient::new(ch.clone());
+    let adjudicate = "/qili.v1.Qili/Adjudicate";
+    let ask = |id: &str, fen: &str, moves: Vec<String>, ruleset: &str| pb::AdjudicateRequest {
+        request_id: id.into(),
+        fen: fen.into(),
+        moves,
+        ruleset: ruleset.into(),
+        ..Default::default()
+    };
+
+    // Refused by the handler.
+    let mut moves = shuttle_checks();
+    moves[3] = "e8e6".into();
+    let bad_move = ask("log-move", CHECKS, moves[..4].to_vec(), "");
+    client.adjudicate(bad_move).await.expect_err("bad move");
+    let bad_ruleset = ask("log-ruleset", "", Vec::new(), "fide");
+    client
+        .adjudicate(bad_ruleset)
+        .await
+        .expect_err("bad ruleset");
+    let many = ask("log-many", "", shuttle(2000), "");
+    client.adjudicate(many).await.expect_err("too many moves");
+    // Refused while decoding, before any handler ran: too large, not UTF-8, not protobuf.
+    let huge = ask("log-huge", &"x".repeat(2 << 20), Vec::new(), "");
+    client.adjudicate(huge).await.expect_err("too large");
+    let not_utf8 = RawAdjudicateRequest {
+        fen: vec![0xff, 0xfe],
+        ..Default::default()
+    };
+    raw_unary(ch.clone(), adjudicate, not_utf8.encode_to_vec())
+        .await
+        .expect_err("not UTF-8");
+    raw_unary(ch.clone(), adjudicate, vec![0x0f])
+        .await
+        .expect_err("not protobuf");
+    // No such method.
+    raw_unary(ch.clone(), "/qili.v1.Qili/Nothing", Vec::new())
+        .await
+        .expect_err("unimplemented");
+    // A stream whose second message is not UTF-8: one answer, then the stream ends.
+    let mut grpc = tonic::client::Grpc::new(ch.clone());
+    grpc.ready().await.expect("ready");
+    let fine = RawAdjudicateRequest {
+        request_id: b"log-fine".to_vec(),
+        ..Default::default()
+    };
+    let path =
+        tonic::codegen::http::uri::PathAndQuery::from_static("/qili.v1.Qili/AdjudicateStream");
+    let mut answers = grpc
+        .streaming(
+            Request::new(futures::stream::iter([
+                fine.encode_to_vec(),
+                not_utf8.encode_to_vec(),
+            ])),
+            path,
+            RawCodec,
+        )
+        .await
+        .expect("stream")
+        .into_inner();
+    answers.message().await.expect("first answer");
+    answers.message().await.expect_err("the stream ends");
+    // And one that is ruled on.
+    let (fen, moves) = (CHECKS, shuttle_checks());
+    client
+        .adjudicate(ask("log-ok", fen, moves, ""))
+        .await
+        .expect("a ruling");
+
+    let calls = server.calls(9, std::time::Duration::from_secs(10));
+    let id = |id: &'static str| move |v: &serde_json::Value| v["request_id"] == id;
+    let line = one_line(&calls, adjudicate, "INVALID_ARGUMENT", id("log-move"));
+    assert_eq!((&line["field"], &line["ply"]), (&"moves".into(), &3.into()));
+    assert!(
+        line["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("moves[3] \"e8e6\""))
+    );
+    let line = one_line(&calls, adjudicate, "INVALID_ARGUMENT", id("log-ruleset"));
+    assert_eq!(line["field"], "ruleset");
+    let line = one_line(&calls, adjudicate, "RESOURCE_EXHAUSTED", id("log-many"));
+    assert_eq!(line["field"], "moves");
+    // A message refused while decoding has no request id: the handler never saw it.
+    let no_id = |v: &serde_json::Value| v.get("request_id").is_none();
+    let line = one_line(&calls, adjudicate, "RESOURCE_EXHAUSTED", no_id);
+    assert!(
+        line["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("--max-message-bytes")),
+        "{line}"
+    );
+    one_line(&calls, adjudicate, "INVALID_ARGUMENT", |v| {
+        no_id(v) && v["field"] == "fen"
+    });
+    one_line(&calls, adjudicate, "INVALID_ARGUMENT", |v| {
+        no_id(v) && v.get("field").is_none()
+    });
+    one_line(&calls, "/qili.v1.Qili/Nothing", "UNIMPLEMENTED", no_id);
+    let line = one_line(
+        &calls,
+        "/qili.v1.Qili/AdjudicateStream",
+        "INVALID_ARGUMENT",
+        no_id,
+    );
+    assert_eq!(line["field"], "fen");
+    let line = one_line(&calls, adjudicate, "OK", id("log-ok"));
+    assert_eq!(line["verdict"], "red_loses");
+    assert_eq!(calls.len(), 9, "one line a call: {calls:#?}");
+    // The stream's answer has its own line.
+    let answers: Vec<serde_json::Value> = server
+        .log()
+        .iter()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["message"] == "message")
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:#?}");
+    assert_eq!(
+        (&answers[0]["request_id"], &answers[0]["code"]),
+        (&"log-fine".into(), &"OK".into())
+    );
+    // Client mistakes are no faults of the server: nothing above INFO.
+    let loud: Vec<String> = server
+        .log()
+        .into_iter()
+        .filter(|l| !l.contains("\"level\":\"INFO\""))
+        .collect();
+    assert!(loud.is_empty(), "{loud:#?}");
+    assert_no_panic(&server);
+}
+
+/// Red's rook checks on ranks 9 and 8 while black's king steps up and down, from [`CHECKS`].
+fn shuttle_checks() -> Vec<String> {
+    "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9"
+        .split(' ')
+        .map(String::from)
+        .collect()
+}
+
+/// Runs `qili serve` with `flags` and `RUST_LOG`, makes one health check, stops it and returns
+/// its log.
+async fn serve_one_call(flags: &[&str], rust_log: &str) -> Vec<String> {
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+    // A short drain: the client's connection may outlive it by a moment.
+    let flags = [flags, &["--drain-timeout-ms", "200"]].concat();
+    let mut server = Server::start_logging(&flags, rust_log);
+    let mut health = HealthClient::new(channel(&server.url()).await);
+    health
+        .check(HealthCheckRequest::default())
+        .await
+        .expect("health");
+    drop(health);
+    server.terminate();
+    let (status, log) = server.wait_exit(std::time::Duration::from_secs(15));
+    assert!(status.success(), "{status}: {log:#?}");
+    log
+}
+
+#[tokio::test]
+async fn rust_log_and_log_level_both_set_what_is_logged_and_the_flag_wins() {
+    let is_call = |l: &String| l.contains("\"message\":\"call\"");
+    // RUST_LOG alone: the access log off, the rest on.
+    let log = serve_one_call(&[], "info,qili::service::access=off").await;
+    assert!(!log.iter().any(is_call), "{log:#?}");
+    assert!(
+        log.iter().any(|l| l.contains("SIGTERM received")),
+        "{log:#?}"
+    );
+    // --log-level over RUST_LOG.
+    let log = serve_one_call(&["--log-level", "info"], "off").await;
+    assert_eq!(log.iter().filter(|l| is_call(l)).count(), 1, "{log:#?}");
+    let log = serve_one_call(&["--log-level", "info,qili::service::access=off"], "debug").await;
+    assert!(!log.iter().any(is_call), "{log:#?}");
+    assert!(!log.iter().any(|l| l.contains("DEBUG")), "{log:#?}");
+
+    // A bad value is refused at once, naming where it came from.
+    for (flags, rust_log, source) in [
+        (&["--log-level", "inf"][..], "info", "--log-level: "),
+        (&[][..], "qili=loud", "RUST_LOG: "),
+    ] {
+        let out = Command::new(QILI)
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(flags)
+            .env("RUST_LOG", rust_log)
+            .output()
+            .expect("run qili serve");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with(&format!("qili: {source}")), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Positions built to make the mate-threat search explode.
 // ---------------------------------------------------------------------------------------------
 

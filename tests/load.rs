@@ -19,40 +19,52 @@ fn figure(out: &str, label: &str) -> u64 {
 }
 
 #[test]
-fn load_runs_against_serve_and_reports_ok_calls() {
+fn load_runs_each_rpc_against_serve_and_reports_ok_calls() {
     let server = Server::start();
     let cases = concat!(env!("CARGO_MANIFEST_DIR"), "/cases");
-    let started = Instant::now();
-    let out = Command::new(QILI)
-        .args([
-            "load",
-            "--addr",
-            &server.addr,
-            "--concurrency",
-            "4",
-            "--duration",
-            "1",
-            "--cases",
-            cases,
-        ])
-        .output()
-        .expect("run qili load");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "load did not stop by itself"
-    );
-    let ok = figure(&stdout, "ok");
-    assert!(ok > 0, "{stdout}");
-    assert_eq!(figure(&stdout, "errors"), 0, "{stdout}");
-    assert_eq!(figure(&stdout, "requests"), ok, "{stdout}");
-    assert!(stdout.contains("requests/s: "), "{stdout}");
-    assert!(
-        stdout.contains("p50 ") && stdout.contains("p99 "),
-        "{stdout}"
-    );
+    for (rpc, detail) in [
+        ("adjudicate", "full"),
+        ("health", "full"),
+        ("stream", "verdict"),
+    ] {
+        let started = Instant::now();
+        let out = Command::new(QILI)
+            .args([
+                "load",
+                "--addr",
+                &server.addr,
+                "--rpc",
+                rpc,
+                "--detail",
+                detail,
+            ])
+            .args(["--concurrency", "4", "--duration", "1", "--cases", cases])
+            .output()
+            .expect("run qili load");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{rpc}: {stdout}\n{stderr}");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{rpc}: load did not stop by itself"
+        );
+        let ok = figure(&stdout, "ok");
+        assert!(ok > 0, "{rpc}: {stdout}");
+        assert_eq!(figure(&stdout, "errors"), 0, "{rpc}: {stdout}");
+        assert_eq!(figure(&stdout, "requests"), ok, "{rpc}: {stdout}");
+        assert!(stdout.contains("requests/s: "), "{rpc}: {stdout}");
+        assert!(
+            stdout.contains("p50 ") && stdout.contains("p99 "),
+            "{rpc}: {stdout}"
+        );
+        assert!(stdout.contains(&format!("rpc: {rpc}")), "{rpc}: {stdout}");
+        let bytes: u64 = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("reply bytes: "))
+            .and_then(|l| l.split(' ').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{rpc}: no reply bytes in {stdout}"));
+        assert!(bytes > 0, "{rpc}: {stdout}");
+    }
     drop(server);
 }
 

@@ -338,7 +338,6 @@ async fn analyze_gives_the_graph_and_judges_the_move() {
 
 #[tokio::test]
 async fn a_bad_request_in_a_stream_gets_an_error_answer_and_the_stream_goes_on() {
-    use futures::StreamExt;
     let server = Running::start(ServiceConfig::default()).await;
     let mut client = server.client().await;
     let mut bad_ruleset = request("bad-ruleset", BOTH_IDLE.0, BOTH_IDLE.1);
@@ -350,14 +349,7 @@ async fn a_bad_request_in_a_stream_gets_an_error_answer_and_the_stream_goes_on()
         request("too-many", "", &"h2e2 ".repeat(1025)),
         request("two", BOTH_IDLE.0, BOTH_IDLE.1),
     ];
-    let answers: Vec<pb::AdjudicateStreamResponse> = client
-        .adjudicate_stream(futures::stream::iter(requests))
-        .await
-        .expect("stream")
-        .into_inner()
-        .map(|a| a.expect("answer"))
-        .collect()
-        .await;
+    let answers = stream_all(&mut client, requests).await;
     let ids: Vec<&str> = answers.iter().map(|a| a.request_id.as_str()).collect();
     assert_eq!(ids, ["one", "bad-move", "bad-ruleset", "too-many", "two"]);
 
@@ -395,6 +387,28 @@ async fn a_bad_request_in_a_stream_gets_an_error_answer_and_the_stream_goes_on()
     };
     assert_eq!(two.verdict(), pb::Verdict::Draw);
     server.shutdown().await;
+}
+
+/// Sends `requests` over one `AdjudicateStream` and collects every answer.
+async fn stream_all(
+    client: &mut QiliClient<Channel>,
+    requests: Vec<pb::AdjudicateRequest>,
+) -> Vec<pb::AdjudicateStreamResponse> {
+    use futures::StreamExt;
+    client
+        .adjudicate_stream(futures::stream::iter(requests))
+        .await
+        .expect("stream")
+        .into_inner()
+        .map(|a| a.expect("answer"))
+        .collect()
+        .await
+}
+
+/// The cases of `cases/`; none if it cannot be read (tests/corpus.rs reports that).
+fn corpus() -> Vec<qili::corpus::Case> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    qili::corpus::load(&dir).unwrap_or_default()
 }
 
 fn field_of(status: &tonic::Status) -> Option<String> {
@@ -619,26 +633,14 @@ async fn an_oversized_message_ends_a_stream_with_resource_exhausted() {
 
 #[tokio::test]
 async fn the_corpus_through_one_stream_matches_the_library() {
-    use futures::StreamExt;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
-    // An empty or unreadable corpus is reported by tests/corpus.rs.
-    let Ok(cases) = qili::corpus::load(&dir) else {
-        return;
-    };
+    let cases = corpus();
     let server = Running::start(ServiceConfig::default()).await;
     let mut client = server.client().await;
     let requests: Vec<pb::AdjudicateRequest> = cases
         .iter()
         .map(qili::service::convert::case_request)
         .collect();
-    let answers: Vec<pb::AdjudicateStreamResponse> = client
-        .adjudicate_stream(futures::stream::iter(requests))
-        .await
-        .expect("stream")
-        .into_inner()
-        .map(|a| a.expect("answer"))
-        .collect()
-        .await;
+    let answers = stream_all(&mut client, requests).await;
     assert_eq!(answers.len(), cases.len());
     for (case, answer) in cases.iter().zip(&answers) {
         assert_eq!(answer.request_id, case.id);
@@ -671,4 +673,264 @@ async fn a_string_that_is_not_utf8_is_invalid_argument_naming_the_field() {
     assert!(e.message().starts_with("fen: "), "{}", e.message());
     assert_eq!(field_of(&e), Some("fen".into()));
     server.shutdown().await;
+}
+
+/// `request` asking for `detail` in `language`.
+fn asking(
+    mut r: pb::AdjudicateRequest,
+    detail: pb::Detail,
+    language: pb::Language,
+) -> pb::AdjudicateRequest {
+    r.detail = detail.into();
+    r.language = language.into();
+    r
+}
+
+#[tokio::test]
+async fn each_detail_level_sends_what_the_proto_documents() {
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let chase = || request("chase", RED_CHASES.0, RED_CHASES.1);
+    let mut get =
+        async |r: pb::AdjudicateRequest| client.adjudicate(r).await.expect("a ruling").into_inner();
+    let full = get(asking(chase(), pb::Detail::Full, pb::Language::Both)).await;
+    let summary = get(asking(chase(), pb::Detail::Summary, pb::Language::Both)).await;
+    let verdict = get(asking(chase(), pb::Detail::Verdict, pb::Language::Both)).await;
+
+    // Every level: the verdict and the cycle.
+    for r in [&full, &summary, &verdict] {
+        assert_eq!(r.request_id, "chase");
+        assert_eq!(r.verdict(), pb::Verdict::RedMustChange);
+        assert_eq!(r.ruleset, "cxa1999");
+        assert_eq!(
+            (r.repetitions, r.cycle_start, r.cycle_length),
+            (3, 4, 4),
+            "{r:?}"
+        );
+    }
+
+    // Full: everything, texts in both languages.
+    assert_eq!(
+        full.red.as_ref().map(|s| s.pattern()),
+        Some(pb::Pattern::PerpetualChase)
+    );
+    assert!(full.black.is_some());
+    assert_eq!(full.moves.len(), 4);
+    assert!(!full.moves[0].targets.is_empty(), "the chase's target");
+    assert!(!full.moves[0].targets[0].reason.is_empty());
+    assert!(!full.moves[0].targets[0].reason_zh.is_empty());
+    for m in &full.moves {
+        assert!(m.mate_search.is_some(), "{m:?}");
+        assert!(!m.note_zh.is_empty() && !m.note_en.is_empty(), "{m:?}");
+    }
+    assert!(!full.articles.is_empty());
+    assert!(
+        full.articles
+            .iter()
+            .any(|a| !a.zh.is_empty() && !a.en.is_empty())
+    );
+    assert!(!full.explanation_zh.is_empty() && !full.explanation_en.is_empty());
+
+    // Summary: patterns, each move's ply, round, side, notation and kind, the articles' ids.
+    assert_eq!(summary.red, full.red);
+    assert_eq!(summary.black, full.black);
+    assert_eq!(summary.moves.len(), full.moves.len());
+    for (s, f) in summary.moves.iter().zip(&full.moves) {
+        let kept = pb::MoveReport {
+            ply: f.ply,
+            round: f.round,
+            color: f.color,
+            iccs: f.iccs.clone(),
+            chinese: f.chinese.clone(),
+            kind: f.kind,
+            ..pb::MoveReport::default()
+        };
+        assert_eq!(s, &kept, "no targets, idle kinds, search, line or notes");
+        assert!(!s.iccs.is_empty() && !s.chinese.is_empty() && s.round > 0);
+    }
+    assert_eq!(summary.articles.len(), full.articles.len());
+    for (s, f) in summary.articles.iter().zip(&full.articles) {
+        assert_eq!(
+            (&s.id, &s.edition, &s.number),
+            (&f.id, &f.edition, &f.number)
+        );
+        assert!(
+            s.zh.is_empty() && s.en.is_empty(),
+            "no article texts: {s:?}"
+        );
+    }
+    assert!(summary.explanation_zh.is_empty() && summary.explanation_en.is_empty());
+
+    // Verdict: nothing else.
+    assert_eq!((&verdict.red, &verdict.black), (&None, &None));
+    assert!(verdict.moves.is_empty() && verdict.articles.is_empty());
+    assert!(verdict.explanation_zh.is_empty() && verdict.explanation_en.is_empty());
+
+    // Full in one language: the other's texts are empty, moves keep their Chinese notation.
+    let en = get(asking(chase(), pb::Detail::Full, pb::Language::En)).await;
+    assert!(en.explanation_zh.is_empty() && !en.explanation_en.is_empty());
+    assert!(
+        en.moves
+            .iter()
+            .all(|m| m.note_zh.is_empty() && !m.note_en.is_empty())
+    );
+    assert!(en.moves.iter().all(|m| !m.chinese.is_empty()));
+    assert!(
+        en.moves[0]
+            .targets
+            .iter()
+            .all(|t| t.reason_zh.is_empty() && !t.reason.is_empty())
+    );
+    assert!(en.articles.iter().all(|a| a.zh.is_empty()));
+    let zh = get(asking(chase(), pb::Detail::Full, pb::Language::Zh)).await;
+    assert!(!zh.explanation_zh.is_empty() && zh.explanation_en.is_empty());
+    assert!(
+        zh.moves
+            .iter()
+            .all(|m| !m.note_zh.is_empty() && m.note_en.is_empty())
+    );
+    assert!(zh.articles.iter().all(|a| a.en.is_empty()));
+
+    // An unknown level is refused naming the field.
+    let mut bad = chase();
+    bad.detail = 7;
+    let e = client.adjudicate(bad).await.expect_err("unknown detail");
+    assert_eq!(
+        (e.code(), field_of(&e)),
+        (Code::InvalidArgument, Some("detail".into()))
+    );
+    assert!(e.message().starts_with("detail: "), "{}", e.message());
+
+    // A stream honours each request's level.
+    let both = vec![
+        asking(chase(), pb::Detail::Verdict, pb::Language::Both),
+        asking(chase(), pb::Detail::Full, pb::Language::Both),
+    ];
+    let answers = stream_all(&mut client, both).await;
+    let rulings: Vec<&pb::Ruling> = answers
+        .iter()
+        .map(|a| match &a.result {
+            Some(Answer::Ruling(r)) => r,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert!(rulings[0].moves.is_empty() && rulings[0].red.is_none());
+    assert_eq!(rulings[1].moves.len(), 4);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn no_repetition_carries_no_side_patterns_at_any_level() {
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    for detail in [pb::Detail::Full, pb::Detail::Summary, pb::Detail::Verdict] {
+        let r = asking(
+            request("opening", "", "h2e2 h9g7"),
+            detail,
+            pb::Language::Both,
+        );
+        let ruling = client.adjudicate(r).await.expect("ruling").into_inner();
+        assert_eq!(ruling.verdict(), pb::Verdict::NoRepetition, "{detail:?}");
+        assert_eq!((&ruling.red, &ruling.black), (&None, &None), "{detail:?}");
+        assert_eq!(ruling.cycle_length, 0);
+        assert!(ruling.moves.is_empty() && ruling.articles.is_empty());
+        // The proto3 JSON mapping (qili judge --format json) leaves them out too.
+        let json = serde_json::to_value(&ruling).expect("JSON");
+        assert!(
+            json.get("red").is_none() && json.get("black").is_none(),
+            "{json}"
+        );
+    }
+    server.shutdown().await;
+}
+
+/// The book and number an article id names: `2011 26.5` is the 2011 edition's 26.5, `AXF 8` the
+/// Asian rules' 8, the others the 1999 edition's.
+fn book_of(id: &str) -> (&str, &str) {
+    if let Some(n) = id.strip_prefix("2011 ") {
+        ("cxa2011", n)
+    } else if let Some(n) = id.strip_prefix("AXF ") {
+        ("axf", n)
+    } else {
+        ("cxa1999", id)
+    }
+}
+
+#[tokio::test]
+async fn every_cited_article_has_its_edition_and_number() {
+    let cases = corpus();
+    let server = Running::start(ServiceConfig::default()).await;
+    let mut client = server.client().await;
+    let requests: Vec<pb::AdjudicateRequest> = cases
+        .iter()
+        .map(|c| {
+            asking(
+                qili::service::convert::case_request(c),
+                pb::Detail::Summary,
+                pb::Language::Both,
+            )
+        })
+        .collect();
+    let answers = stream_all(&mut client, requests).await;
+    let mut cited = 0;
+    for answer in &answers {
+        let Some(Answer::Ruling(ruling)) = &answer.result else {
+            continue;
+        };
+        for a in &ruling.articles {
+            cited += 1;
+            let what = format!("{}: {a:?}", answer.request_id);
+            assert!(
+                ["cxa1999", "cxa2011", "axf"].contains(&a.edition.as_str()),
+                "{what}"
+            );
+            assert!(!a.number.is_empty(), "{what}");
+            assert_eq!(
+                book_of(&a.id),
+                (a.edition.as_str(), a.number.as_str()),
+                "{what}"
+            );
+        }
+    }
+    assert!(cases.is_empty() || cited > 0, "the corpus cites articles");
+    server.shutdown().await;
+}
+
+#[test]
+fn texts_left_out_change_nothing_else_in_a_ruling() {
+    let cases = corpus();
+    use qili::rules::Texts;
+    for case in &cases {
+        let mut request = case.request();
+        let Ok(all) = qili::rules::adjudicate(&request) else {
+            continue;
+        };
+        for texts in [
+            Texts::NONE,
+            Texts {
+                en: false,
+                ..Texts::ALL
+            },
+            Texts {
+                zh: false,
+                ..Texts::ALL
+            },
+            Texts {
+                notes: false,
+                ..Texts::ALL
+            },
+        ] {
+            request.options.texts = texts;
+            let some = qili::rules::adjudicate(&request).expect("as before");
+            let pick = |keep: bool, s: &str| if keep { s.to_string() } else { String::new() };
+            let mut expected = all.clone();
+            for m in &mut expected.moves {
+                m.note_zh = pick(texts.notes && texts.zh, &m.note_zh);
+                m.note_en = pick(texts.notes && texts.en, &m.note_en);
+            }
+            expected.explanation_zh = pick(texts.explanation && texts.zh, &all.explanation_zh);
+            expected.explanation_en = pick(texts.explanation && texts.en, &all.explanation_en);
+            assert_eq!(some, expected, "{} {texts:?}", case.id);
+        }
+    }
 }

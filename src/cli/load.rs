@@ -1,20 +1,62 @@
-//! `qili load`: a bounded load generator for a running `qili serve` on loopback. It sends the
-//! corpus cases as `Adjudicate` calls over one channel, keeps N calls in flight, stops after S
-//! seconds (or a request cap) and prints throughput, errors by gRPC code and latency percentiles.
+//! `qili load`: a bounded load generator for a running `qili serve` on loopback. It keeps N calls
+//! in flight for S seconds (or up to a request cap) and prints throughput, errors by code, latency
+//! percentiles and the mean reply size. The calls are `Adjudicate` (the corpus cases), the health
+//! check (the transport's ceiling, with the same client) or the corpus over `AdjudicateStream`.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use futures::StreamExt;
+use prost::Message;
+use prost::bytes::{Buf, BufMut, Bytes};
 use qili::corpus::{self, Case};
 use qili::notation::{Notation, detect};
 use qili::service::convert;
-use qili::service::pb::{self, qili_client::QiliClient};
+use qili::service::pb;
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 use std::net::{IpAddr, Ipv6Addr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Status};
+use tonic_health::pb::HealthCheckResponse;
+use tonic_health::pb::health_check_response::ServingStatus;
+
+/// Which call the load is made of.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Rpc {
+    /// `grpc.health.v1.Health/Check` for `qili.v1.Qili`: the transport's cost alone.
+    Health,
+    /// `qili.v1.Qili/Adjudicate` with the corpus cases, one call each.
+    Adjudicate,
+    /// The corpus cases over `qili.v1.Qili/AdjudicateStream`, one stream per connection.
+    Stream,
+}
+
+/// How much of each ruling to ask for (`AdjudicateRequest.detail`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DetailArg {
+    /// Everything (DETAIL_FULL).
+    Full,
+    /// Patterns and per-move kinds (DETAIL_SUMMARY).
+    Summary,
+    /// The verdict and the cycle only (DETAIL_VERDICT).
+    Verdict,
+}
+
+impl DetailArg {
+    fn pb(self) -> pb::Detail {
+        match self {
+            DetailArg::Full => pb::Detail::Full,
+            DetailArg::Summary => pb::Detail::Summary,
+            DetailArg::Verdict => pb::Detail::Verdict,
+        }
+    }
+}
 
 /// Arguments of `qili load`.
 #[derive(Args)]
@@ -22,7 +64,14 @@ pub struct LoadArgs {
     /// Server to call: loopback only (127.0.0.0/8, localhost or [::1]), with or without `http://`.
     #[arg(long, default_value = "http://127.0.0.1:50051")]
     addr: String,
-    /// Calls kept in flight (one task each, spread over the connections).
+    /// The call to make.
+    #[arg(long, value_enum, default_value_t = Rpc::Adjudicate)]
+    rpc: Rpc,
+    /// How much of each ruling to ask for (adjudicate and stream).
+    #[arg(long, value_enum, default_value_t = DetailArg::Full)]
+    detail: DetailArg,
+    /// Calls kept in flight (one task each, spread over the connections; with `stream`, the
+    /// requests sent and not yet answered, spread over the streams).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
     /// HTTP/2 connections to spread the calls over (a platform's client pool; one connection is
@@ -91,12 +140,75 @@ fn loopback_url(addr: &str) -> Result<String, String> {
 
 /// The `Adjudicate` request a corpus case describes, in ICCS when every move is (saving the
 /// server the detection).
-fn to_request(case: &Case) -> pb::AdjudicateRequest {
+fn to_request(case: &Case, detail: DetailArg) -> pb::AdjudicateRequest {
     let mut request = convert::case_request(case);
     if case.moves.iter().all(|m| detect(m) == Some(Notation::Iccs)) {
         request.notation = pb::Notation::Iccs as i32;
     }
+    request.detail = detail.pb().into();
     request
+}
+
+/// Sends messages encoded once beforehand (the client's encoding is not what is measured) and
+/// decodes the replies as `M`, counting their bytes.
+struct PreEncoded<M> {
+    replies: Arc<Replies>,
+    reply: PhantomData<fn() -> M>,
+}
+
+/// The replies decoded and their bytes.
+#[derive(Default)]
+struct Replies {
+    count: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl<M> PreEncoded<M> {
+    fn new(replies: &Arc<Replies>) -> PreEncoded<M> {
+        PreEncoded {
+            replies: Arc::clone(replies),
+            reply: PhantomData,
+        }
+    }
+}
+
+impl<M: Message + Default + Send + 'static> Codec for PreEncoded<M> {
+    type Encode = Bytes;
+    type Decode = M;
+    type Encoder = BytesEncoder;
+    type Decoder = PreEncoded<M>;
+    fn encoder(&mut self) -> BytesEncoder {
+        BytesEncoder
+    }
+    fn decoder(&mut self) -> PreEncoded<M> {
+        PreEncoded::new(&self.replies)
+    }
+}
+
+/// Writes an already encoded message.
+struct BytesEncoder;
+
+impl Encoder for BytesEncoder {
+    type Item = Bytes;
+    type Error = Status;
+    fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        dst.put(item);
+        Ok(())
+    }
+}
+
+impl<M: Message + Default> Decoder for PreEncoded<M> {
+    type Item = M;
+    type Error = Status;
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<M>, Status> {
+        self.replies.count.fetch_add(1, Ordering::Relaxed);
+        self.replies
+            .bytes
+            .fetch_add(src.remaining() as u64, Ordering::Relaxed);
+        M::decode(src)
+            .map(Some)
+            .map_err(|e| Status::internal(format!("cannot decode the reply: {e}")))
+    }
 }
 
 /// What one worker saw.
@@ -107,34 +219,146 @@ struct Tally {
     latencies_us: Vec<u64>,
 }
 
-async fn worker(
-    mut client: QiliClient<Channel>,
-    requests: Arc<Vec<pb::AdjudicateRequest>>,
-    start_at: usize,
+impl Tally {
+    fn error(&mut self, code: &str) {
+        *self.errors.entry(code.to_string()).or_default() += 1;
+    }
+
+    fn absorb(&mut self, other: Tally) {
+        self.ok += other.ok;
+        for (code, n) in other.errors {
+            *self.errors.entry(code).or_default() += n;
+        }
+        self.latencies_us.extend(other.latencies_us);
+    }
+}
+
+fn micros_since(t: Instant) -> u64 {
+    u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+/// What the workers share: the messages, the stop time and the count of requests sent.
+struct Plan {
+    rpc: Rpc,
+    bodies: Vec<Bytes>,
     deadline: Instant,
-    sent: Arc<AtomicU64>,
+    sent: AtomicU64,
     max_requests: u64,
-) -> Tally {
+    replies: Arc<Replies>,
+}
+
+impl Plan {
+    /// Whether another request may go out.
+    fn go_on(&self) -> bool {
+        Instant::now() < self.deadline
+            && self.sent.fetch_add(1, Ordering::Relaxed) < self.max_requests
+    }
+}
+
+const ADJUDICATE: &str = "/qili.v1.Qili/Adjudicate";
+const ADJUDICATE_STREAM: &str = "/qili.v1.Qili/AdjudicateStream";
+const HEALTH_CHECK: &str = "/grpc.health.v1.Health/Check";
+
+/// One unary call at a time, in a loop, from message `start_at` on.
+async fn unary_worker(channel: Channel, plan: Arc<Plan>, start_at: usize) -> Tally {
+    let mut grpc = tonic::client::Grpc::new(channel);
     let mut tally = Tally::default();
     let mut i = start_at;
-    while Instant::now() < deadline {
-        if sent.fetch_add(1, Ordering::Relaxed) >= max_requests {
-            break;
-        }
-        let mut request = tonic::Request::new(requests[i % requests.len()].clone());
-        request.set_timeout(CALL_TIMEOUT);
+    while plan.go_on() {
+        let body = plan.bodies[i % plan.bodies.len()].clone();
         i = i.wrapping_add(1);
         let began = Instant::now();
-        let result = client.adjudicate(request).await;
-        let micros = u64::try_from(began.elapsed().as_micros()).unwrap_or(u64::MAX);
-        tally.latencies_us.push(micros);
-        match result {
-            Ok(_) => tally.ok += 1,
+        let outcome = match grpc.ready().await {
+            Err(e) => Err(Status::unavailable(e.to_string())),
+            Ok(()) => {
+                let mut request = tonic::Request::new(body);
+                request.set_timeout(CALL_TIMEOUT);
+                if plan.rpc == Rpc::Health {
+                    let codec = PreEncoded::<HealthCheckResponse>::new(&plan.replies);
+                    let path = PathAndQuery::from_static(HEALTH_CHECK);
+                    grpc.unary(request, path, codec).await.map(|r| {
+                        // Anything but SERVING is an error of the run.
+                        (r.get_ref().status != ServingStatus::Serving as i32)
+                            .then_some("NotServing")
+                    })
+                } else {
+                    let codec = PreEncoded::<pb::Ruling>::new(&plan.replies);
+                    let path = PathAndQuery::from_static(ADJUDICATE);
+                    grpc.unary(request, path, codec).await.map(|_| None)
+                }
+            }
+        };
+        tally.latencies_us.push(micros_since(began));
+        match outcome {
+            Ok(None) => tally.ok += 1,
+            Ok(Some(wrong)) => tally.error(wrong),
+            Err(status) => tally.error(&format!("{:?}", status.code())),
+        }
+    }
+    tally
+}
+
+/// One `AdjudicateStream` call with up to `window` requests sent and not yet answered; answers
+/// come back in order, so each one's latency is from its own request's sending.
+async fn stream_worker(channel: Channel, plan: Arc<Plan>, start_at: usize, window: usize) -> Tally {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    let mut tally = Tally::default();
+    if let Err(e) = grpc.ready().await {
+        tally.error(&format!("{:?}", Status::unavailable(e.to_string()).code()));
+        return tally;
+    }
+    let permits = Arc::new(tokio::sync::Semaphore::new(window));
+    let (sent_at_tx, mut sent_at_rx) = tokio::sync::mpsc::unbounded_channel::<Instant>();
+    let outgoing = {
+        let plan = Arc::clone(&plan);
+        let permits = Arc::clone(&permits);
+        futures::stream::unfold(start_at, move |i| {
+            let plan = Arc::clone(&plan);
+            let permits = Arc::clone(&permits);
+            let sent_at = sent_at_tx.clone();
+            async move {
+                // A permit comes back with each answer.
+                permits.acquire().await.ok()?.forget();
+                if !plan.go_on() {
+                    return None;
+                }
+                sent_at.send(Instant::now()).ok()?;
+                Some((
+                    plan.bodies[i % plan.bodies.len()].clone(),
+                    i.wrapping_add(1),
+                ))
+            }
+        })
+    };
+    let codec = PreEncoded::<pb::AdjudicateStreamResponse>::new(&plan.replies);
+    let path = PathAndQuery::from_static(ADJUDICATE_STREAM);
+    let mut answers = match grpc
+        .streaming(tonic::Request::new(outgoing), path, codec)
+        .await
+    {
+        Ok(r) => r.into_inner(),
+        Err(status) => {
+            tally.error(&format!("{:?}", status.code()));
+            return tally;
+        }
+    };
+    while let Some(answer) = answers.next().await {
+        let Some(sent) = sent_at_rx.recv().await else {
+            break;
+        };
+        tally.latencies_us.push(micros_since(sent));
+        permits.add_permits(1);
+        match answer {
+            Ok(a) => match a.result {
+                Some(pb::adjudicate_stream_response::Result::Ruling(_)) => tally.ok += 1,
+                Some(pb::adjudicate_stream_response::Result::Error(e)) => {
+                    tally.error(&format!("{:?}", Code::from_i32(e.code)));
+                }
+                None => tally.error("EmptyAnswer"),
+            },
             Err(status) => {
-                *tally
-                    .errors
-                    .entry(format!("{:?}", status.code()))
-                    .or_default() += 1
+                tally.error(&format!("{:?}", status.code()));
+                break;
             }
         }
     }
@@ -154,6 +378,25 @@ fn ms(us: u64) -> String {
     format!("{:.3} ms", us as f64 / 1000.0)
 }
 
+/// The messages to send, each encoded once.
+fn bodies(args: &LoadArgs) -> Result<Vec<Bytes>, String> {
+    if args.rpc == Rpc::Health {
+        let check = tonic_health::pb::HealthCheckRequest {
+            service: "qili.v1.Qili".into(),
+        };
+        return Ok(vec![check.encode_to_vec().into()]);
+    }
+    let cases = corpus::load(&args.cases)
+        .map_err(|e| format!("load: cannot read cases {}: {e}", args.cases.display()))?;
+    if cases.is_empty() {
+        return Err(format!("load: no cases in {}", args.cases.display()));
+    }
+    Ok(cases
+        .iter()
+        .map(|c| to_request(c, args.detail).encode_to_vec().into())
+        .collect())
+}
+
 /// Runs the load and prints the summary.
 pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
     let url = loopback_url(&args.addr)?;
@@ -163,13 +406,8 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
     if args.duration == 0 {
         return Err("load: --duration must be at least 1 second".to_string());
     }
-    let cases = corpus::load(&args.cases)
-        .map_err(|e| format!("load: cannot read cases {}: {e}", args.cases.display()))?;
-    if cases.is_empty() {
-        return Err(format!("load: no cases in {}", args.cases.display()));
-    }
-    let requests: Arc<Vec<pb::AdjudicateRequest>> =
-        Arc::new(cases.iter().map(to_request).collect());
+    let bodies = bodies(&args)?;
+    let cases = bodies.len();
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -181,43 +419,59 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
             .connect_timeout(CONNECT_TIMEOUT)
             .tcp_nodelay(true)
             .timeout(CALL_TIMEOUT);
-        let mut clients = Vec::new();
+        let mut channels = Vec::new();
         for _ in 0..args.connections.clamp(1, args.concurrency) {
             match endpoint.connect().await {
-                Ok(channel) => clients.push(QiliClient::new(channel)),
+                Ok(channel) => channels.push(channel),
                 Err(e) => {
                     eprintln!("qili: load: cannot connect to {url}: {e}");
                     return Ok(ExitCode::FAILURE);
                 }
             }
         }
-        let sent = Arc::new(AtomicU64::new(0));
         let started = Instant::now();
-        let deadline = started + Duration::from_secs(args.duration);
-        let stride = requests.len() / args.concurrency.max(1);
-        let handles: Vec<_> = (0..args.concurrency)
-            .map(|n| {
-                tokio::spawn(worker(
-                    clients[n % clients.len()].clone(),
-                    Arc::clone(&requests),
-                    n * stride.max(1),
-                    deadline,
-                    Arc::clone(&sent),
-                    args.max_requests,
-                ))
-            })
-            .collect();
+        let plan = Arc::new(Plan {
+            rpc: args.rpc,
+            bodies,
+            deadline: started + Duration::from_secs(args.duration),
+            sent: AtomicU64::new(0),
+            max_requests: args.max_requests,
+            replies: Arc::default(),
+        });
+        let handles: Vec<_> = if args.rpc == Rpc::Stream {
+            // One stream per connection; the window spread over them.
+            let k = channels.len();
+            let stride = cases / k;
+            channels
+                .iter()
+                .enumerate()
+                .map(|(n, ch)| {
+                    let window = args.concurrency / k + usize::from(n < args.concurrency % k);
+                    tokio::spawn(stream_worker(
+                        ch.clone(),
+                        Arc::clone(&plan),
+                        n * stride.max(1),
+                        window,
+                    ))
+                })
+                .collect()
+        } else {
+            let stride = cases / args.concurrency;
+            (0..args.concurrency)
+                .map(|n| {
+                    tokio::spawn(unary_worker(
+                        channels[n % channels.len()].clone(),
+                        Arc::clone(&plan),
+                        n * stride.max(1),
+                    ))
+                })
+                .collect()
+        };
         let mut total = Tally::default();
         let mut panicked = 0u64;
         for handle in handles {
             match handle.await {
-                Ok(t) => {
-                    total.ok += t.ok;
-                    for (code, n) in t.errors {
-                        *total.errors.entry(code).or_default() += n;
-                    }
-                    total.latencies_us.extend(t.latencies_us);
-                }
+                Ok(t) => total.absorb(t),
                 Err(_) => panicked += 1,
             }
         }
@@ -226,13 +480,19 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
         lat.sort_unstable();
         let requests_sent = lat.len() as u64;
         let errors: u64 = total.errors.values().sum();
+        let rpc = match args.rpc {
+            Rpc::Health => "health".to_string(),
+            Rpc::Adjudicate => format!("adjudicate, detail {:?}", args.detail).to_lowercase(),
+            Rpc::Stream => format!("stream, detail {:?}", args.detail).to_lowercase(),
+        };
         println!("target: {url}");
+        println!("rpc: {rpc}");
         println!(
             "concurrency: {}, connections: {}, duration: {:.2} s, cases: {}",
             args.concurrency,
-            clients.len(),
+            channels.len(),
             elapsed,
-            requests.len()
+            cases
         );
         println!("requests: {requests_sent}");
         println!("ok: {}", total.ok);
@@ -253,6 +513,12 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
             ms(percentile(&lat, 90.0)),
             ms(percentile(&lat, 99.0)),
             ms(lat.last().copied().unwrap_or(0)),
+        );
+        let replies = plan.replies.count.load(Ordering::Relaxed);
+        let bytes = plan.replies.bytes.load(Ordering::Relaxed);
+        println!(
+            "reply bytes: {:.0} mean",
+            bytes as f64 / replies.max(1) as f64
         );
         Ok(ExitCode::SUCCESS)
     })

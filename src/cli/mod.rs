@@ -29,8 +29,8 @@ enum Command {
     Cases(cases::CasesArgs),
     /// Counts the leaves of the legal move tree to DEPTH (the last line printed is the count).
     Perft(perft::PerftArgs),
-    /// Sends corpus rulings to a loopback `qili serve` with N in flight for S seconds; prints
-    /// requests/s, latency percentiles and errors by gRPC code.
+    /// Sends corpus rulings (or health checks) to a loopback `qili serve` with N in flight for S
+    /// seconds; prints requests/s, latency percentiles, errors by gRPC code and reply size.
     Load(load::LoadArgs),
 }
 

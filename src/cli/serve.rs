@@ -20,9 +20,13 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "QILI_ADDR", default_value = service::DEFAULT_ADDR)]
     addr: String,
-    /// Log format (the level is set by RUST_LOG, default info).
+    /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// What to log: a level (error, warn, info, debug, trace, off) or filter directives
+    /// (`info,qili::service::access=warn`). Overrides RUST_LOG [default: RUST_LOG, else info].
+    #[arg(long)]
+    log_level: Option<String>,
     /// Largest request message, in bytes; larger ones get RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = service::DEFAULT_MAX_MESSAGE_BYTES)]
     max_message_bytes: usize,
@@ -42,7 +46,8 @@ pub struct ServeArgs {
 
 /// Serves until a signal, then drains and exits 0.
 pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
-    init_logging(args.log_format);
+    let filter = log_filter(args.log_level.as_deref(), std::env::var_os("RUST_LOG"))?;
+    init_logging(args.log_format, filter);
     let max_concurrent = args
         .max_concurrent
         .unwrap_or_else(service::default_concurrency)
@@ -54,13 +59,18 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         deadline: Duration::from_millis(args.deadline_ms),
         drain_timeout: Duration::from_millis(args.drain_timeout_ms),
     };
-    // The blocking pool holds the rulings: one thread per permitted concurrent ruling.
+    // Unary rulings run on the blocking pool, one thread per permitted concurrent ruling; streamed
+    // ones on the workers (see service::handler).
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(max_concurrent)
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    match runtime.block_on(service::serve(&args.addr, config, shutdown_signal())) {
+    let served = runtime.block_on(async {
+        let shutdown = shutdown_signal();
+        service::serve(&args.addr, config, shutdown).await
+    });
+    match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
             tracing::error!(error = %e, "server failed");
@@ -70,10 +80,40 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
     }
 }
 
-fn init_logging(format: LogFormat) {
-    use std::io::IsTerminal;
+/// The log filter: `--log-level` if given, else `RUST_LOG` if set, else `info`. A bad value is
+/// an error naming where it came from.
+fn log_filter(
+    flag: Option<&str>,
+    env: Option<std::ffi::OsString>,
+) -> Result<tracing_subscriber::EnvFilter, String> {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    use tracing_subscriber::filter::LevelFilter;
+    if let Some(flag) = flag {
+        // A bare word that is no level would silently mean "everything from a module of that
+        // name": take it for the typo it is.
+        if !flag.contains('=') && flag.parse::<LevelFilter>().is_err() {
+            return Err(format!(
+                "--log-level: `{}` is not a level (error, warn, info, debug, trace, off) or a \
+                 filter such as `info,qili::service::access=warn`",
+                qili::service::abridge_text(flag)
+            ));
+        }
+        return EnvFilter::try_new(flag).map_err(|e| format!("--log-level: {e}"));
+    }
+    match env {
+        None => Ok(EnvFilter::new("info")),
+        Some(v) if v.is_empty() => Ok(EnvFilter::new("info")),
+        Some(v) => {
+            let v = v
+                .into_string()
+                .map_err(|_| "RUST_LOG: not UTF-8".to_string())?;
+            EnvFilter::try_new(&v).map_err(|e| format!("RUST_LOG: {e}"))
+        }
+    }
+}
+
+fn init_logging(format: LogFormat, filter: tracing_subscriber::EnvFilter) {
+    use std::io::IsTerminal;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -84,27 +124,72 @@ fn init_logging(format: LogFormat) {
     }
 }
 
-/// Completes on SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are installed at once (within the
+/// runtime), not when the future is first polled: a SIGTERM that arrives as soon as the server
+/// says it is serving must drain it, not kill it.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
+    let (interrupt, terminate) = {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("SIGINT received"),
-        () = terminate => tracing::info!("SIGTERM received"),
+    async move {
+        #[cfg(unix)]
+        {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => tracing::info!("SIGINT received"),
+                () = wait(terminate) => tracing::info!("SIGTERM received"),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                tracing::info!("SIGINT received");
+            } else {
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_filter;
+
+    fn filter(flag: Option<&str>, env: Option<&str>) -> Result<String, String> {
+        log_filter(flag, env.map(Into::into)).map(|f| f.to_string())
+    }
+
+    #[test]
+    fn the_flag_wins_over_rust_log_which_wins_over_info() {
+        assert_eq!(filter(None, None).as_deref(), Ok("info"));
+        assert_eq!(filter(None, Some("")).as_deref(), Ok("info"));
+        assert_eq!(filter(None, Some("warn")).as_deref(), Ok("warn"));
+        assert_eq!(filter(Some("debug"), Some("warn")).as_deref(), Ok("debug"));
+        assert_eq!(
+            filter(Some("info,qili::service::access=warn"), None).as_deref(),
+            Ok("qili::service::access=warn,info")
+        );
+    }
+
+    #[test]
+    fn bad_values_name_their_source() {
+        let e = filter(Some("inf"), None).expect_err("typo");
+        assert!(e.starts_with("--log-level: `inf` is not a level"), "{e}");
+        let e = filter(Some("qili=loud"), None).expect_err("bad level");
+        assert!(e.starts_with("--log-level: "), "{e}");
+        let e = filter(None, Some("qili=loud")).expect_err("bad RUST_LOG");
+        assert!(e.starts_with("RUST_LOG: "), "{e}");
     }
 }

@@ -32,7 +32,7 @@ pub use protection::legal_captures;
 pub use report::{
     Article, Defender, LineMove, Means, MoveReport, Ruling, SearchReport, SideReport, Target,
 };
-pub use request::{BySide, Options, Request, RequestError, SearchLimits, parse_moves};
+pub use request::{BySide, Options, Request, RequestError, SearchLimits, Texts, parse_moves};
 pub use ruleset::{Ruleset, UnknownRuleset};
 pub use tactics::gain::{Frame, Gain, GainLimits, Query, gain, line_material};
 pub use tactics::graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
@@ -121,8 +121,12 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
             }
         }
     }
-    for r in &mut reports {
-        annotate(r);
+    let texts = options.texts;
+    // The explanation quotes the notes.
+    if texts.notes || texts.explanation {
+        for r in &mut reports {
+            annotate(r);
+        }
     }
     let decision = decide(ruleset, sides.red, sides.black, options.told_to_change);
     let side_report = |c: Color| SideReport {
@@ -169,13 +173,27 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     let mut seen = std::collections::HashSet::new();
     ids.retain(|id| seen.insert(*id));
     let articles: Vec<Article> = ids.into_iter().map(explain::article).collect();
-    let (explanation_zh, explanation_en) = explain::explain(
-        decision.verdict,
-        Some((cycle.start, cycle.length, cycle.repetitions)),
-        &reports,
-        [&red, &black],
-        &articles,
-    );
+    let (explanation_zh, explanation_en) = if texts.explanation {
+        explain::explain(
+            decision.verdict,
+            Some((cycle.start, cycle.length, cycle.repetitions)),
+            &reports,
+            [&red, &black],
+            &articles,
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    for r in &mut reports {
+        let (zh, en) = (
+            std::mem::take(&mut r.note_zh),
+            std::mem::take(&mut r.note_en),
+        );
+        if texts.notes {
+            (r.note_zh, r.note_en) = texts.keep(zh, en);
+        }
+    }
+    let (explanation_zh, explanation_en) = texts.keep(explanation_zh, explanation_en);
     Ruling {
         verdict: decision.verdict,
         ruleset,
@@ -222,8 +240,12 @@ fn no_repetition(options: &Options) -> Ruling {
     };
     let red = side(Color::Red);
     let black = side(Color::Black);
-    let (explanation_zh, explanation_en) =
-        explain::explain(Verdict::NoRepetition, None, &[], [&red, &black], &[]);
+    let (explanation_zh, explanation_en) = if options.texts.explanation {
+        let (zh, en) = explain::explain(Verdict::NoRepetition, None, &[], [&red, &black], &[]);
+        options.texts.keep(zh, en)
+    } else {
+        (String::new(), String::new())
+    };
     Ruling {
         verdict: Verdict::NoRepetition,
         ruleset: options.ruleset,

@@ -61,6 +61,53 @@ impl Default for SearchLimits {
     }
 }
 
+/// Which texts a ruling writes. The default writes them all; a caller that reads only the
+/// verdict or the move kinds skips the string building.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Texts {
+    /// Each move's arbiter note (`note_zh`, `note_en`).
+    pub notes: bool,
+    /// The ruling's explanation (`explanation_zh`, `explanation_en`).
+    pub explanation: bool,
+    /// The Chinese texts (the others are left empty).
+    pub zh: bool,
+    /// The English texts.
+    pub en: bool,
+}
+
+impl Texts {
+    /// Every text, in both languages.
+    pub const ALL: Texts = Texts {
+        notes: true,
+        explanation: true,
+        zh: true,
+        en: true,
+    };
+    /// No notes and no explanation.
+    pub const NONE: Texts = Texts {
+        notes: false,
+        explanation: false,
+        zh: false,
+        en: false,
+    };
+}
+
+impl Texts {
+    /// A Chinese and an English text, each emptied unless its language is wanted.
+    pub fn keep(self, zh: String, en: String) -> (String, String) {
+        (
+            if self.zh { zh } else { String::new() },
+            if self.en { en } else { String::new() },
+        )
+    }
+}
+
+impl Default for Texts {
+    fn default() -> Texts {
+        Texts::ALL
+    }
+}
+
 /// How to rule: the profile and what the arbiter has asserted.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -72,6 +119,8 @@ pub struct Options {
     pub defensive_key_point: BySide<bool>,
     /// Search bounds.
     pub limits: SearchLimits,
+    /// Which texts to write (default: all); they never change the ruling.
+    pub texts: Texts,
 }
 
 /// A request as callers send it: text fields, resolved by [`Request::parse`].

@@ -20,8 +20,8 @@ pub struct ServiceConfig {
     pub max_message_bytes: usize,
     /// Most moves in one request; more get RESOURCE_EXHAUSTED.
     pub max_moves: usize,
-    /// Most rulings computed at once (each on a blocking thread); further calls wait their turn
-    /// until their deadline.
+    /// Most rulings computed at once (a unary call's on a blocking thread, a streamed one on a
+    /// worker); further calls wait their turn until their deadline.
     pub max_concurrent: usize,
     /// Deadline of one ruling, waiting included; the client's `grpc-timeout` applies if shorter.
     /// Zero makes every ruling miss its deadline (for tests).

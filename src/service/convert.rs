@@ -8,25 +8,69 @@ use crate::piece::{Piece, Role};
 use crate::rules::{
     Article, BySide, Defender, Edge, GraphView, IdleKind, LineMove, Means, MoveKind, MoveReport,
     Options, Pattern, PieceNode, Protection, Relation, Request, Ruleset, Ruling, SearchReport,
-    SideReport, Target, Verdict,
+    SideReport, Target, Texts, Verdict,
 };
 use crate::square::Square;
 
-/// The library request, and the language its answer is wanted in.
-pub fn adjudicate_request(r: &pb::AdjudicateRequest) -> Result<(Request, pb::Language), Failure> {
+/// What a caller asked of a ruling: how much of it, and in which language.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Wanted {
+    /// How much of the ruling.
+    pub detail: pb::Detail,
+    /// The language of its texts.
+    pub language: pb::Language,
+}
+
+impl Wanted {
+    /// The whole ruling in `language` (what `qili judge --format json` prints).
+    pub fn full(language: pb::Language) -> Wanted {
+        Wanted {
+            detail: pb::Detail::Full,
+            language,
+        }
+    }
+
+    /// The texts the library should write: none below full detail, else the language's.
+    pub fn texts(self) -> Texts {
+        if self.detail != pb::Detail::Full {
+            return Texts::NONE;
+        }
+        let t = TextLanguages::of(self.language);
+        Texts {
+            zh: t.zh,
+            en: t.en,
+            ..Texts::ALL
+        }
+    }
+}
+
+/// The library request for `r`, its request id, and what the caller wants of the answer; takes
+/// the message apart rather than copying it. The library writes only the texts wanted.
+pub fn into_request(r: pb::AdjudicateRequest) -> Result<(Request, String, Wanted), Failure> {
+    let wanted = Wanted {
+        detail: detail(r.detail)?,
+        language: language(r.language)?,
+    };
     let options = Options {
         ruleset: ruleset(&r.ruleset)?,
         told_to_change: by_side(r.told_to_change.as_ref()),
         defensive_key_point: by_side(r.defensive_key_point.as_ref()),
+        texts: wanted.texts(),
         ..Options::default()
     };
     let request = Request {
-        fen: r.fen.clone(),
-        moves: r.moves.clone(),
+        fen: r.fen,
+        moves: r.moves,
         notation: notation(r.notation)?,
         options,
     };
-    Ok((request, language(r.language)?))
+    Ok((request, r.request_id, wanted))
+}
+
+/// The library request for `r` and the language its answer is wanted in (a copying
+/// [`into_request`], for callers that keep the message).
+pub fn adjudicate_request(r: &pb::AdjudicateRequest) -> Result<(Request, pb::Language), Failure> {
+    into_request(r.clone()).map(|(request, _, wanted)| (request, wanted.language))
 }
 
 /// The `Adjudicate` request a corpus case describes (moves in auto-detected notation, text in both
@@ -71,6 +115,12 @@ pub fn notation(value: i32) -> Result<Option<Notation>, Failure> {
     }
 }
 
+/// The detail level of a request; an unknown value fails on `detail`.
+pub fn detail(value: i32) -> Result<pb::Detail, Failure> {
+    pb::Detail::try_from(value)
+        .map_err(|_| Failure::invalid("detail", format!("detail: unknown value {value}")))
+}
+
 /// The language of a request; an unknown value fails on `language`.
 pub fn language(value: i32) -> Result<pb::Language, Failure> {
     pb::Language::try_from(value)
@@ -84,22 +134,30 @@ fn by_side(b: Option<&pb::BySide>) -> BySide<bool> {
     })
 }
 
-/// Which texts a language keeps.
+/// Which languages a reply's texts keep.
 #[derive(Copy, Clone)]
-struct Texts {
+struct TextLanguages {
     zh: bool,
     en: bool,
 }
 
-impl Texts {
-    fn of(language: pb::Language) -> Texts {
-        Texts {
+impl TextLanguages {
+    fn of(language: pb::Language) -> TextLanguages {
+        TextLanguages {
             zh: language != pb::Language::En,
             en: language != pb::Language::Zh,
         }
     }
 
-    fn zh(self, s: &str) -> String {
+    fn zh(self, s: String) -> String {
+        if self.zh { s } else { String::new() }
+    }
+
+    fn en(self, s: String) -> String {
+        if self.en { s } else { String::new() }
+    }
+
+    fn zh_of(self, s: &str) -> String {
         if self.zh {
             s.to_string()
         } else {
@@ -107,7 +165,7 @@ impl Texts {
         }
     }
 
-    fn en(self, s: &str) -> String {
+    fn en_of(self, s: &str) -> String {
         if self.en {
             s.to_string()
         } else {
@@ -120,23 +178,42 @@ fn u32_of(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The API's ruling for the library's, answering request `request_id`.
+/// The API's whole ruling for the library's, answering request `request_id`, texts in `language`.
 pub fn ruling(r: &Ruling, request_id: &str, language: pb::Language) -> pb::Ruling {
-    let t = Texts::of(language);
-    pb::Ruling {
-        request_id: request_id.to_string(),
+    reply(r.clone(), request_id.to_string(), Wanted::full(language))
+}
+
+/// The API's ruling for the library's, answering request `request_id`, with only what `wanted`
+/// asks for (see `Detail` in the proto); the library's strings are moved, not copied.
+pub fn reply(r: Ruling, request_id: String, wanted: Wanted) -> pb::Ruling {
+    let mut out = pb::Ruling {
+        request_id,
         verdict: verdict(r.verdict).into(),
         ruleset: r.ruleset.name().to_string(),
         repetitions: r.repetitions,
         cycle_start: u32_of(r.cycle_start),
         cycle_length: u32_of(r.cycle_length),
-        red: Some(side(&r.red)),
-        black: Some(side(&r.black)),
-        moves: r.moves.iter().map(|m| move_report(m, t)).collect(),
-        articles: r.articles.iter().map(|a| article(a, t)).collect(),
-        explanation_zh: t.zh(&r.explanation_zh),
-        explanation_en: t.en(&r.explanation_en),
+        ..pb::Ruling::default()
+    };
+    if wanted.detail == pb::Detail::Verdict {
+        return out;
     }
+    // Without a cycle there are no patterns to report.
+    if r.verdict != Verdict::NoRepetition {
+        out.red = Some(side(&r.red));
+        out.black = Some(side(&r.black));
+    }
+    if wanted.detail == pb::Detail::Summary {
+        out.moves = r.moves.into_iter().map(move_summary).collect();
+        out.articles = r.articles.into_iter().map(article_id).collect();
+        return out;
+    }
+    let t = TextLanguages::of(wanted.language);
+    out.moves = r.moves.into_iter().map(|m| move_report(m, t)).collect();
+    out.articles = r.articles.into_iter().map(|a| article(a, t)).collect();
+    out.explanation_zh = t.zh(r.explanation_zh);
+    out.explanation_en = t.en(r.explanation_en);
+    out
 }
 
 /// The API's verdict.
@@ -266,7 +343,7 @@ fn defender(d: &Defender) -> pb::Defender {
     }
 }
 
-fn target(x: &Target, t: Texts) -> pb::Target {
+fn target(x: &Target, t: TextLanguages) -> pb::Target {
     pb::Target {
         square: x.square.to_string(),
         piece: Some(piece(x.piece)),
@@ -278,8 +355,8 @@ fn target(x: &Target, t: Texts) -> pb::Target {
         is_new: x.new,
         joint: x.joint,
         counted: x.counted,
-        reason: t.en(&x.reason),
-        reason_zh: t.zh(&x.reason_zh),
+        reason: t.en_of(&x.reason),
+        reason_zh: t.zh_of(&x.reason_zh),
         line: line(&x.line),
         participants: squares(&x.participants),
     }
@@ -294,21 +371,34 @@ fn search(s: &SearchReport) -> pb::SearchReport {
     }
 }
 
-fn move_report(m: &MoveReport, t: Texts) -> pb::MoveReport {
+/// A move with its ply, round, side, notation and kind only (DETAIL_SUMMARY).
+fn move_summary(m: MoveReport) -> pb::MoveReport {
+    pb::MoveReport {
+        ply: u32_of(m.ply),
+        round: m.round,
+        color: color(m.color).into(),
+        iccs: m.iccs,
+        chinese: m.chinese,
+        kind: move_kind(m.kind).into(),
+        ..pb::MoveReport::default()
+    }
+}
+
+fn move_report(m: MoveReport, t: TextLanguages) -> pb::MoveReport {
     pb::MoveReport {
         ply: u32_of(m.ply),
         color: color(m.color).into(),
-        iccs: m.iccs.clone(),
-        chinese: m.chinese.clone(),
         kind: move_kind(m.kind).into(),
         idle_kinds: m.idle_kinds.iter().map(|k| idle_kind(*k).into()).collect(),
         targets: m.targets.iter().map(|x| target(x, t)).collect(),
         mate_search: Some(search(&m.mate_search)),
-        note_zh: t.zh(&m.note_zh),
-        note_en: t.en(&m.note_en),
+        note_zh: t.zh(m.note_zh),
+        note_en: t.en(m.note_en),
         mate_line: line(&m.mate_line),
         round: m.round,
         gain_search: Some(search(&m.gain_search)),
+        iccs: m.iccs,
+        chinese: m.chinese,
     }
 }
 
@@ -320,13 +410,23 @@ fn line(l: &[LineMove]) -> Option<pb::Line> {
     })
 }
 
-fn article(a: &Article, t: Texts) -> pb::Article {
+/// An article's id, edition and number, without its texts (DETAIL_SUMMARY).
+fn article_id(a: Article) -> pb::Article {
     pb::Article {
-        id: a.id.clone(),
+        id: a.id,
         edition: a.edition.name().to_string(),
-        number: a.number.clone(),
-        zh: t.zh(&a.zh),
-        en: t.en(&a.en),
+        number: a.number,
+        ..pb::Article::default()
+    }
+}
+
+fn article(a: Article, t: TextLanguages) -> pb::Article {
+    pb::Article {
+        id: a.id,
+        edition: a.edition.name().to_string(),
+        number: a.number,
+        zh: t.zh(a.zh),
+        en: t.en(a.en),
     }
 }
 
@@ -339,14 +439,14 @@ pub fn analysis(
     mv: Option<&MoveReport>,
     language: pb::Language,
 ) -> pb::AnalyzeResponse {
-    let t = Texts::of(language);
+    let t = TextLanguages::of(language);
     pb::AnalyzeResponse {
         request_id: request_id.to_string(),
         fen,
         pieces: graph.pieces.iter().map(piece_node).collect(),
         edges: graph.edges.iter().map(edge).collect(),
         attacked: attacked.iter().map(|x| target(x, t)).collect(),
-        r#move: mv.map(|m| move_report(m, t)),
+        r#move: mv.map(|m| move_report(m.clone(), t)),
     }
 }
 

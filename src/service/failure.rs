@@ -2,6 +2,7 @@
 
 use super::pb;
 use crate::rules::RequestError;
+use std::borrow::Cow;
 use tonic::{Code, Status};
 
 /// Metadata key of a failed call's status naming the request field at fault.
@@ -76,12 +77,16 @@ pub fn abridge(message: &str, text: &str) -> String {
     out
 }
 
-/// A caller's text for a log line: as is if short, else its first bytes and its length.
-pub fn abridge_text(text: &str) -> String {
+/// A caller's text for a log line: as is if short (not copied), else its first bytes and its length.
+pub fn abridge_text(text: &str) -> Cow<'_, str> {
     if text.len() > ECHO_MAX {
-        format!("{}… ({} bytes)", cut(text, ECHO_MAX / 2), text.len())
+        Cow::Owned(format!(
+            "{}… ({} bytes)",
+            cut(text, ECHO_MAX / 2),
+            text.len()
+        ))
     } else {
-        text.to_string()
+        Cow::Borrowed(text)
     }
 }
 

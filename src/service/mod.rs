@@ -1,6 +1,7 @@
 //! The gRPC service `qili.v1.Qili`: generated types, conversion from the library's rulings, and the
 //! server with its limits, health and reflection.
 
+mod access;
 mod config;
 pub mod convert;
 mod failure;
@@ -9,11 +10,12 @@ pub mod pb;
 mod server;
 mod timeout;
 
+pub use access::{AccessLog, AccessLogLayer, CallNote};
 pub use config::{
     DEFAULT_ADDR, DEFAULT_DEADLINE_MS, DEFAULT_DRAIN_MS, DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_MOVES, ServiceConfig, default_concurrency,
 };
-pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge};
+pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge, abridge_text};
 pub use handler::QiliService;
 pub use server::{ServeError, serve, serve_with_listener};
 pub use timeout::parse_grpc_timeout;

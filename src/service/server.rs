@@ -1,5 +1,6 @@
 //! The server: the Qili service with health and reflection, on a listener, until shutdown.
 
+use super::access::AccessLogLayer;
 use super::config::ServiceConfig;
 use super::failure::reclassify;
 use super::handler::QiliService;
@@ -91,6 +92,8 @@ pub async fn serve_with_listener(
     };
 
     let server = Server::builder()
+        // Outermost, so it sees every call with the status the client gets.
+        .layer(AccessLogLayer)
         .layer(tower::util::MapResponseLayer::new(transport_status))
         .add_service(health_service)
         .add_service(reflection_v1)
@@ -120,10 +123,12 @@ pub async fn serve_with_listener(
 /// the response headers): see [`reclassify`]. The handlers themselves never use those codes.
 fn transport_status<B>(mut response: http::Response<B>) -> http::Response<B> {
     let fixed = Status::from_header_map(response.headers()).and_then(|s| reclassify(&s));
-    if let Some(status) = fixed
-        && status.add_header(response.headers_mut()).is_err()
-    {
-        tracing::warn!("cannot rewrite a transport status");
+    if let Some(status) = fixed {
+        if status.add_header(response.headers_mut()).is_err() {
+            tracing::error!("cannot rewrite a transport status");
+        }
+        // The access log reads the status from here.
+        response.extensions_mut().insert(status);
     }
     response
 }

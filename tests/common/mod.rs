@@ -31,10 +31,16 @@ impl Server {
 
     /// Starts `qili serve` with `extra` flags (`--max-concurrent 2`, …) and waits for it to listen.
     pub fn start_with(extra: &[&str]) -> Server {
+        Server::start_logging(extra, "info")
+    }
+
+    /// Starts `qili serve` with `extra` flags and `RUST_LOG` set to `rust_log`, which must let the
+    /// "serving" line through.
+    pub fn start_logging(extra: &[&str], rust_log: &str) -> Server {
         let mut child = Command::new(QILI)
             .args(["serve", "--addr", "127.0.0.1:0", "--log-format", "json"])
             .args(extra)
-            .env("RUST_LOG", "info")
+            .env("RUST_LOG", rust_log)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -78,6 +84,29 @@ impl Server {
     /// The log lines written so far.
     pub fn log(&self) -> Vec<String> {
         self.log.lock().expect("log lock").clone()
+    }
+
+    /// The access log's lines (`"message":"call"`), waiting up to `limit` until there are at least
+    /// `n` (it is written as each answer ends, a little after the client has it).
+    pub fn calls(&self, n: usize, limit: Duration) -> Vec<serde_json::Value> {
+        self.calls_of(None, n, limit)
+    }
+
+    /// The same, of one RPC (`/qili.v1.Qili/AdjudicateStream`) or of all.
+    pub fn calls_of(&self, rpc: Option<&str>, n: usize, limit: Duration) -> Vec<serde_json::Value> {
+        let start = Instant::now();
+        loop {
+            let calls: Vec<serde_json::Value> = self
+                .log()
+                .iter()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .filter(|v| v["message"] == "call" && rpc.is_none_or(|r| v["rpc"] == r))
+                .collect();
+            if calls.len() >= n || start.elapsed() > limit {
+                return calls;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Sends SIGTERM.
