@@ -153,11 +153,11 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
             let message = convert::ruling(&ruling, "", language);
             let json = serde_json::to_string_pretty(&message)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
-            println!("{json}");
+            outln!("{json}");
         }
         Format::Text => {
             let last = final_position(&start, &moves);
-            print!("{}", render::ruling(&ruling, &last, args.lang));
+            out!("{}", render::ruling(&ruling, &last, args.lang));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -226,28 +226,28 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
         lat.sort_unstable();
         let requests_sent = lat.len() as u64;
         let errors: u64 = total.errors.values().sum();
-        println!("target: {url}");
-        println!(
+        outln!("target: {url}");
+        outln!(
             "concurrency: {}, connections: {}, duration: {:.2} s, cases: {}",
             args.concurrency,
             clients.len(),
             elapsed,
             requests.len()
         );
-        println!("requests: {requests_sent}");
-        println!("ok: {}", total.ok);
-        println!("errors: {errors}");
+        outln!("requests: {requests_sent}");
+        outln!("ok: {}", total.ok);
+        outln!("errors: {errors}");
         for (code, n) in &total.errors {
-            println!("  {code}: {n}");
+            outln!("  {code}: {n}");
         }
         if panicked > 0 {
-            println!("failed workers: {panicked}");
+            outln!("failed workers: {panicked}");
         }
-        println!(
+        outln!(
             "requests/s: {:.0}",
             requests_sent as f64 / elapsed.max(1e-9)
         );
-        println!(
+        outln!(
             "latency: p50 {} p90 {} p99 {} max {}",
             ms(percentile(&lat, 50.0)),
             ms(percentile(&lat, 90.0)),
