@@ -497,3 +497,14 @@ fn a_ucci_position_string_stands_in_the_fen_field() {
         "fen: UCCI position string: \"midgame\" after \"position\": expected startpos or fen"
     );
 }
+
+#[test]
+fn a_pgn_that_opens_with_a_comment_is_not_taken_for_json() {
+    let pgn = "{一局棋} 1. 炮二平五 马８进７ *".as_bytes();
+    assert_eq!(record::format(pgn), Ok(Format::Pgn));
+    assert_eq!(record::read_game(pgn).expect("reads").moves.len(), 2);
+    assert_eq!(
+        record::read_game(b"{\"a\": 1}\n"),
+        Err(RecordError::Unsupported("JSON"))
+    );
+}

@@ -25,6 +25,10 @@ fuzz_target!(|data: &[u8]| {
         // Only the first game is read by read_game, so a later bad one fails read_games alone;
         // the other way round cannot be.
         (Ok(_), Ok(_), Err(e)) => panic!("read_games reads what read_game does not: {e}"),
-        (f, a, g) => panic!("detection and reading disagree: {f:?} {:?} {:?}", a.is_ok(), g.is_ok()),
+        (f, a, g) => panic!(
+            "detection and reading disagree: {f:?} {:?} {:?}",
+            a.is_ok(),
+            g.is_ok()
+        ),
     }
 });

@@ -160,12 +160,18 @@ fn unsupported_text(text: &str) -> Option<&'static str> {
             },
         );
     }
-    if t.starts_with('{') {
-        return Some(if t.contains("\"expected\"") && t.contains("\"moves\"") {
-            "a qili case (run it with qili cases)"
-        } else {
-            "JSON"
-        });
+    // JSON, or JSON Lines: the first line is a JSON object (a PGN comment `{…}` is not).
+    let first_line = t.lines().next().unwrap_or("");
+    if first_line.starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(first_line).is_ok_and(|v| v.is_object())
+    {
+        return Some(
+            if first_line.contains("\"expected\"") && first_line.contains("\"moves\"") {
+                "a qili case (run it with qili cases)"
+            } else {
+                "JSON"
+            },
+        );
     }
     // Control characters other than line ends and tabs: binary data.
     let control = t

@@ -4,7 +4,8 @@
 //! * Header, 1024 bytes: `XQ`, the version, the key bytes (mask, product id, four "or" bytes, the
 //!   key sum and the three keys), the 32-slot layout of the start (see `layout`; a point is the
 //!   byte `x * 10 + y`, x the file from red's left, y the rank from red's side, 255 off the
-//!   board), the side to move at 0x32 (1 = black), the result at 0x33 (1 red wins, 2 black wins,
+//!   board), the side to move at 0x32 (1 = black; the first move's piece decides when there is
+//!   one), the result at 0x33 (1 red wins, 2 black wins,
 //!   3 draw), the kind of record at 0x40, then length-prefixed GBK strings: title 0x50, event
 //!   0xD0, date 0x110, site 0x120, red 0x130, black 0x140, time control 0x150, red's and black's
 //!   times 0x190 and 0x1A0, annotator 0x1D0, author 0x1E0.
@@ -219,7 +220,9 @@ fn string(header: &[u8], offset: usize, size: usize) -> String {
     let len = usize::from(header[offset]).min(size - 1);
     let bytes = &header[offset + 1..offset + 1 + len];
     let bytes = bytes.split(|&b| b == 0).next().unwrap_or_default();
-    super::decode_text(bytes).trim().to_string()
+    // Always GBK, as XQStudio writes: two GBK bytes can also be valid UTF-8.
+    let (text, _) = encoding_rs::GB18030.decode_without_bom_handling(bytes);
+    text.trim().to_string()
 }
 
 /// Reads the moves area (decrypted), record by record.
@@ -340,7 +343,7 @@ pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
         line.push(r);
     }
 
-    let declared = if version > 10 && header[0x32] == 1 {
+    let declared = if header[0x32] == 1 {
         Color::Black
     } else {
         Color::Red
@@ -462,7 +465,7 @@ pub fn write(game: &Game, options: &Options) -> Result<Vec<u8>, XqfWriteError> {
             shifted[i]
         };
     }
-    if version > 10 && game.start.turn() == Color::Black {
+    if game.start.turn() == Color::Black {
         header[0x32] = 1;
     }
     header[0x33] = match game.result.as_deref().or_else(|| game.tag("Result")) {
