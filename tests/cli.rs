@@ -624,7 +624,7 @@ fn junit_has_a_testcase_per_case_with_failures_and_known_differences() {
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert_eq!(
         stdout(&o).lines().last(),
-        Some("1 passed, 1 failed, 1 known difference")
+        Some("1 passed, 1 failed, 1 known differences")
     );
 
     let doc = Element::parse(&std::fs::read_to_string(&xml_path).expect("JUnit written"));
@@ -695,6 +695,8 @@ fn github_actions_get_error_lines_with_file_and_line() {
     );
     assert_eq!(text.lines().last(), Some("1 passed, 1 failed"));
     assert!(!stdout(&run(None)).contains("::error"));
+    assert!(!stdout(&run(Some("false"))).contains("::error"));
+    assert!(stdout(&run(Some("1"))).contains("::error"));
 }
 
 #[test]
@@ -757,7 +759,7 @@ fn known_differences_are_reported_apart() {
     );
     assert_eq!(
         text.lines().last(),
-        Some("0 passed, 0 failed, 1 known difference")
+        Some("0 passed, 0 failed, 1 known differences")
     );
 
     let o = cases_on(
@@ -774,6 +776,6 @@ fn known_differences_are_reported_apart() {
     );
     assert_eq!(
         text.lines().last(),
-        Some("2 passed, 0 failed, 1 known difference")
+        Some("2 passed, 0 failed, 1 known differences")
     );
 }

@@ -17,7 +17,7 @@ pub struct CasesArgs {
     /// Also write the results as JUnit XML to FILE (one testcase per case).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// Run only the cases whose id contains PATTERN (repeat for several).
+    /// Run only the cases whose id contains PATTERN, a plain substring (repeat for several).
     #[arg(long, value_name = "PATTERN")]
     filter: Vec<String>,
     /// Succeed when no case is selected (by default an empty selection is an error, exit 2).
@@ -62,7 +62,9 @@ pub fn run(args: CasesArgs) -> Result<ExitCode, String> {
         std::fs::write(path, corpus::junit(&results))
             .map_err(|e| format!("--junit {}: {e}", path.display()))?;
     }
-    let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
+    // GitHub Actions sets it to "true"; any value but an empty one or "false" counts.
+    let annotate =
+        std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| !v.is_empty() && v != "false");
     if args.json {
         let summary = Summary {
             tally,
