@@ -3,7 +3,9 @@
 //! ([`ucci`]). Each reads into a [`Game`]. A file in a format qili does not read is an error that
 //! names the format it looks like.
 //!
-//! Text is read as UTF-8 (with or without BOM), UTF-16 with a BOM, else GB18030 (GBK).
+//! Text is read as UTF-8 (with or without BOM), UTF-16 with a BOM, else GB18030 (GBK). A game's
+//! `texts` are the moves as the record writes them: PGN's notation, DhtmlXQ's four digits, UCCI's
+//! ICCS; XQF stores points only, so its texts are ICCS.
 //!
 //! ```
 //! use qili::record::{self, Format};
