@@ -80,6 +80,10 @@ pub enum FenError {
     /// The side that has just moved is in check.
     #[error("{0} is not to move but its king is attacked")]
     OppositeCheck(Color),
+    /// A UCCI position string (`position startpos moves …`, given where a FEN goes) that is not
+    /// well formed.
+    #[error("UCCI position string: {0}")]
+    PositionString(String),
     /// The side-to-move field is not `w`, `r` or `b`.
     #[error("invalid side to move {0:?}; expected w (or r) for red, b for black")]
     BadTurn(String),

@@ -1,7 +1,7 @@
 //! qili (棋例): adjudicates repetition disputes in Xiangqi under the Chinese and Asian rules.
 //!
 //! The crate is layered: the board and its rules of movement (`square`, `piece`, `board`,
-//! `position`, `movegen`, `attacks`), notations and records (`fen`, `notation`, `pgn`), and the
+//! `position`, `movegen`, `attacks`), notations and records (`fen`, `notation`, `pgn`, `record`), and the
 //! rulings built on them.
 #![warn(missing_docs)]
 
@@ -17,6 +17,7 @@ pub mod perft;
 pub mod pgn;
 pub mod piece;
 pub mod position;
+pub mod record;
 pub mod rules;
 pub mod service;
 pub mod square;

@@ -1,6 +1,6 @@
 //! Game records: PGN as written by XQStudio, xqbase and 象棋巫师.
 //!
-//! * Encoding: valid UTF-8 (with or without BOM), else GB18030 (a superset of GBK/GB2312, the
+//! * Encoding: valid UTF-8 (with or without BOM), UTF-16 with a BOM, else GB18030 (a superset of GBK/GB2312, the
 //!   encoding of most Chinese downloads). CRLF or LF line ends.
 //! * Tags `[Name "value"]`, names matched case-insensitively: `[FEN]` gives a set-up start,
 //!   `[Format "ICCS"|"WXF"]` the move notation (no Format tag: Chinese). Each move is still read
@@ -47,6 +47,17 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game from `start` with no tags, moves or result yet.
+    pub fn new(start: Position) -> Game {
+        Game {
+            tags: Vec::new(),
+            start,
+            moves: Vec::new(),
+            texts: Vec::new(),
+            result: None,
+        }
+    }
+
     /// The value of the first tag called `name` (case-insensitive).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -166,13 +177,9 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, PgnError> {
     Ok(games)
 }
 
-/// UTF-8 (BOM dropped) if valid, else GB18030.
+/// UTF-8 (BOM dropped) if valid, UTF-16 with a BOM, else GB18030.
 fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => encoding_rs::GB18030.decode_without_bom_handling(bytes).0,
-    }
+    crate::record::decode_text(bytes)
 }
 
 struct Lexer<'a> {

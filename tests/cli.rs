@@ -137,15 +137,42 @@ fn judge_reads_a_game_record() {
          1. 车九进一 将５进１ 2. 车九退一 将５退１\n3. 车九进一 将５进１ 4. 车九退一 将５退１ *\n"
     );
     std::fs::write(&file, record).expect("write");
-    let o = qili(&["judge", "--pgn", file.to_str().expect("utf-8 path")]);
+    // --pgn is the old name of --record.
+    for flag in ["--record", "--pgn"] {
+        let o = qili(&["judge", flag, file.to_str().expect("utf-8 path")]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("red_loses"), "{}", stdout(&o));
+    }
+
+    // The other formats, told apart by content.
+    let xqf = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/samples/perpetual-check.xqf"
+    );
+    let dhtmlxq = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/dhtmlxq/black-first.txt"
+    );
+    for (path, verdict) in [(xqf, "red_loses"), (dhtmlxq, "black_loses")] {
+        let o = qili(&["judge", "--record", path, "--lang", "en"]);
+        assert!(o.status.success(), "{path}: {}", stderr(&o));
+        assert!(stdout(&o).contains(verdict), "{path}: {}", stdout(&o));
+    }
+    // A UCCI position string in --fen needs no --moves.
+    let ucci = format!("position fen {FEN} moves {MOVES}");
+    let o = qili(&["judge", "--fen", &ucci, "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("red_loses"), "{}", stdout(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["verdict"], "VERDICT_RED_LOSES");
 
     let broken = dir.0.join("broken.pgn");
     std::fs::write(&broken, "1. 车九进一 将５进５ *\n").expect("write");
-    let o = qili(&["judge", "--pgn", broken.to_str().expect("utf-8 path")]);
+    let o = qili(&["judge", "--record", broken.to_str().expect("utf-8 path")]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with("qili: --pgn "), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.starts_with("qili: --record "), "{err}");
+    assert!(err.contains(": PGN: game 1, line 1: move 1"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 fn case(id: &str, verdict: &str) -> String {
@@ -246,4 +273,509 @@ fn serve_answers_and_exits_0_on_sigterm() {
     let (status, log) = server.wait_exit(Duration::from_secs(15));
     assert!(status.success(), "exit status {status}");
     assert!(log.iter().any(|l| l.contains("SIGTERM")), "{log:?}");
+}
+
+/// Runs qili with its standard output already closed at the far end (the reader of the pipe is
+/// gone before qili writes), as `qili … | head -1` leaves it once head has exited.
+fn qili_into_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    Command::new(QILI)
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("run qili")
+}
+
+#[test]
+fn every_command_exits_0_quietly_when_stdout_is_closed() {
+    let dir = TempDir::new("pipe");
+    let file = dir.0.join("a.jsonl");
+    std::fs::write(&file, case("passes", "red_loses") + "\n").expect("write");
+    let cases = file.to_str().expect("utf-8 path");
+    let commands: [&[&str]; 7] = [
+        &["judge", "--fen", FEN, "--moves", MOVES],
+        &["judge", "--fen", FEN, "--moves", MOVES, "--format", "json"],
+        &["cases", cases],
+        &["cases", "--json", cases],
+        &["perft", "2", "--divide"],
+        &["perft", "1"],
+        &["--help"],
+    ];
+    for args in commands {
+        let o = qili_into_closed_pipe(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{args:?} wrote to stderr");
+    }
+}
+
+#[test]
+fn a_pipe_into_head_ends_with_exit_0() {
+    // The corpus as JSON is far more than a pipe holds, so qili is still writing when head exits.
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/cases");
+    for command in [
+        format!("\"$QILI\" cases --json {corpus} | head -c 100 >/dev/null"),
+        format!(
+            "\"$QILI\" judge --fen '{FEN}' --moves '{MOVES}' --format json | head -1 >/dev/null"
+        ),
+    ] {
+        let o = Command::new("bash")
+            .args(["-c", &format!("set -o pipefail; {command}")])
+            .env("QILI", QILI)
+            .output()
+            .expect("run bash");
+        assert_eq!(o.status.code(), Some(0), "{command}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{command}");
+    }
+}
+
+/// Writes `lines` as `name` in `dir` and runs `qili cases` on it with `extra` options.
+fn cases_on(dir: &TempDir, name: &str, lines: &[String], extra: &[&str]) -> Output {
+    let file = dir.0.join(name);
+    std::fs::write(&file, lines.join("\n") + "\n").expect("write");
+    let mut args = vec!["cases"];
+    args.extend_from_slice(extra);
+    args.push(file.to_str().expect("utf-8 path"));
+    qili(&args)
+}
+
+/// The case of `case()` with `field` (a JSON member, `"key":value`) added at the top level.
+fn case_with(id: &str, field: &str) -> String {
+    let c = case(id, "red_loses");
+    format!("{},{field}}}", &c[..c.len() - 1])
+}
+
+#[test]
+fn every_case_file_mistake_is_an_error_naming_file_and_line() {
+    let dir = TempDir::new("strict");
+    let moves = r#""moves":["h2e2"]"#;
+    let mistakes: [(String, &str); 11] = [
+        (
+            format!(r#"{{"id":"x","rulset":"axf",{moves},"expected":{{"verdict":"draw"}}}}"#),
+            r#"unknown key "rulset""#,
+        ),
+        (
+            format!(
+                r#"{{"id":"x","told_to_chnage":{{"red":true}},{moves},"expected":{{"verdict":"draw"}}}}"#
+            ),
+            r#"unknown key "told_to_chnage""#,
+        ),
+        (
+            format!(
+                r#"{{"id":"x","told_to_change":{{"rde":true}},{moves},"expected":{{"verdict":"draw"}}}}"#
+            ),
+            r#"unknown key "rde" in told_to_change"#,
+        ),
+        (
+            format!(r#"{{"id":"x",{moves},"expected":{{"verdict":"draw","rde":"idle"}}}}"#),
+            r#"unknown key "rde" in expected"#,
+        ),
+        (
+            format!(r#"{{"id":"x",{moves},"expected":{{}}}}"#),
+            "expected names no verdict",
+        ),
+        (
+            format!(r#"{{"id":"x",{moves},"expected":{{"red":"idle"}}}}"#),
+            "expected names no verdict",
+        ),
+        (
+            format!(r#"{{"id":"x",{moves},"expected":{{"verdict":"win"}}}}"#),
+            r#"unknown verdict "win""#,
+        ),
+        (
+            format!(r#"{{"id":"x","fen":"","fen":"",{moves},"expected":{{"verdict":"draw"}}}}"#),
+            "duplicate field `fen`",
+        ),
+        (
+            format!(r#"{{"id":"x",{moves},"expected":{{"verdict":"draw","moves":["捉","hop"]}}}}"#),
+            r#"unknown move label "hop""#,
+        ),
+        (
+            format!(
+                r#"{{"id":"x",{moves},"expected":{{"verdict":"draw"}},"known_difference":" "}}"#
+            ),
+            "known_difference is empty",
+        ),
+        (
+            format!(r#"{{"id":"",{moves},"expected":{{"verdict":"draw"}}}}"#),
+            "id is empty",
+        ),
+    ];
+    for (n, (line, message)) in mistakes.iter().enumerate() {
+        let name = format!("m{n}.jsonl");
+        // The mistake is on line 2, after a good case.
+        let o = cases_on(&dir, &name, &[case("ok", "red_loses"), line.clone()], &[]);
+        assert_eq!(o.status.code(), Some(2), "{line}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("qili: "), "{err}");
+        assert!(
+            err.contains(&format!("{name}:2: {message}")),
+            "{line}\n{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(o.stdout.is_empty(), "nothing runs: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn duplicate_ids_are_an_error_naming_both_lines() {
+    let dir = TempDir::new("dupes");
+    let o = cases_on(
+        &dir,
+        "a.jsonl",
+        &[
+            case("same", "red_loses"),
+            case("other", "red_loses"),
+            case("same", "draw"),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("a.jsonl:3: duplicate id \"same\" (first at "),
+        "{err}"
+    );
+    assert!(err.contains("a.jsonl:1)"), "{err}");
+
+    // Across the files of a run too.
+    std::fs::write(dir.0.join("b.jsonl"), case("other", "draw") + "\n").expect("write");
+    std::fs::write(dir.0.join("a.jsonl"), case("other", "draw") + "\n").expect("write");
+    let o = qili(&["cases", dir.0.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("b.jsonl:1: duplicate id \"other\" (first at "),
+        "{err}"
+    );
+    assert!(err.contains("a.jsonl:1)"), "{err}");
+}
+
+#[test]
+fn an_empty_selection_is_an_error_unless_allowed() {
+    let dir = TempDir::new("empty");
+    let empty = dir.0.join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let folder = empty.to_str().expect("utf-8 path");
+    let o = qili(&["cases", folder]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("qili: no cases in "),
+        "{}",
+        stderr(&o)
+    );
+    let o = qili(&["cases", "--allow-empty", folder]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "0 passed, 0 failed");
+
+    let blank = dir.0.join("blank.jsonl");
+    std::fs::write(&blank, "\n\n").expect("write");
+    let o = qili(&["cases", blank.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(2));
+
+    let o = cases_on(
+        &dir,
+        "one.jsonl",
+        &[case("one", "red_loses")],
+        &["--filter", "nomatch"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--filter \"nomatch\": no case id contains it"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cases_on(
+        &dir,
+        "one.jsonl",
+        &[case("one", "red_loses")],
+        &["--filter", "nomatch", "--allow-empty"],
+    );
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn filter_selects_cases_by_id() {
+    let dir = TempDir::new("filter");
+    let lines = [
+        case("check-a", "red_loses"),
+        case("check-b", "draw"),
+        case("chase-c", "draw"),
+    ];
+    let o = cases_on(&dir, "f.jsonl", &lines, &["--filter", "check-a"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stdout(&o).trim(), "1 passed, 0 failed");
+    let o = cases_on(&dir, "f.jsonl", &lines, &["--filter", "check", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let ids: Vec<&str> = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(ids, ["check-a", "check-b"]);
+    let o = cases_on(&dir, "f.jsonl", &lines, &["--filter=-a", "--filter=-c"]);
+    assert_eq!(stdout(&o).lines().last(), Some("1 passed, 1 failed"));
+}
+
+#[test]
+fn json_results_carry_their_time_and_status() {
+    let dir = TempDir::new("json-time");
+    let o = cases_on(
+        &dir,
+        "t.jsonl",
+        &[case("a", "red_loses"), case("b", "draw")],
+        &["--json"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(
+        (v["passed"].as_u64(), v["failed"].as_u64()),
+        (Some(1), Some(1))
+    );
+    for r in v["results"].as_array().expect("results") {
+        let ms = r["time_ms"].as_f64().expect("time_ms");
+        assert!(ms > 0.0 && ms < 60_000.0, "{r}");
+    }
+    assert_eq!(v["results"][0]["status"], "passed");
+    assert_eq!(v["results"][1]["status"], "failed");
+    assert_eq!(
+        v["results"][1]["differences"][0],
+        "verdict: expected draw, got red_loses"
+    );
+}
+
+/// A small JUnit reader over quick-xml: each element's name, attributes and children.
+#[derive(Debug, Default)]
+struct Element {
+    name: String,
+    attrs: std::collections::HashMap<String, String>,
+    children: Vec<Element>,
+}
+
+impl Element {
+    fn parse(xml: &str) -> Element {
+        use quick_xml::events::{BytesStart, Event};
+        let element = |e: &BytesStart| Element {
+            name: e.name().as_ref().to_string(),
+            attrs: e
+                .attributes()
+                .map(|a| {
+                    let a = a.expect("a well-formed attribute");
+                    let key = a.key.as_ref().to_string();
+                    let value = a
+                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .expect("escaped value");
+                    (key, value.into_owned())
+                })
+                .collect(),
+            children: Vec::new(),
+        };
+        let mut reader = quick_xml::Reader::from_str(xml);
+        let mut stack = vec![Element::default()];
+        loop {
+            match reader.read_event().expect("well-formed XML") {
+                Event::Start(e) => stack.push(element(&e)),
+                Event::Empty(e) => {
+                    let done = element(&e);
+                    stack.last_mut().expect("a parent").children.push(done);
+                }
+                Event::End(_) => {
+                    let done = stack.pop().expect("an open element");
+                    stack.last_mut().expect("a parent").children.push(done);
+                }
+                Event::Eof => break,
+                _ => {}
+            }
+        }
+        assert_eq!(stack.len(), 1, "every element is closed");
+        stack.pop().expect("the document")
+    }
+
+    fn all(&self, name: &str) -> Vec<&Element> {
+        let mut out = Vec::new();
+        if self.name == name {
+            out.push(self);
+        }
+        for c in &self.children {
+            out.extend(c.all(name));
+        }
+        out
+    }
+
+    fn attr(&self, key: &str) -> &str {
+        self.attrs.get(key).map_or("", String::as_str)
+    }
+}
+
+#[test]
+fn junit_has_a_testcase_per_case_with_failures_and_known_differences() {
+    let dir = TempDir::new("junit");
+    let known = case_with(
+        "known",
+        r#""known_difference":"the book reads it otherwise (docs/rules.md, X)""#,
+    )
+    .replace("red_loses", "draw");
+    let lines = [case("passes", "red_loses"), case("fails", "draw"), known];
+    let xml_path = dir.0.join("out.xml");
+    let xml_arg = xml_path.to_str().expect("utf-8 path");
+    let o = cases_on(&dir, "j.jsonl", &lines, &["--junit", xml_arg]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o).lines().last(),
+        Some("1 passed, 1 failed, 1 known differences")
+    );
+
+    let doc = Element::parse(&std::fs::read_to_string(&xml_path).expect("JUnit written"));
+    let suites = doc.all("testsuites");
+    assert_eq!(suites.len(), 1);
+    assert_eq!(
+        (
+            suites[0].attr("tests"),
+            suites[0].attr("failures"),
+            suites[0].attr("skipped")
+        ),
+        ("3", "1", "1")
+    );
+    let suite = &doc.all("testsuite")[0];
+    assert!(suite.attr("name").ends_with("j.jsonl"), "{suite:?}");
+    let cases = doc.all("testcase");
+    let names: Vec<&str> = cases.iter().map(|c| c.attr("name")).collect();
+    assert_eq!(names, ["passes", "fails", "known"]);
+    for (c, line) in cases.iter().zip(["1", "2", "3"]) {
+        assert_eq!(c.attr("line"), line);
+        assert!(c.attr("file").ends_with("j.jsonl"));
+        assert!(
+            c.attr("time").parse::<f64>().is_ok_and(|t| t > 0.0),
+            "{c:?}"
+        );
+    }
+    assert!(cases[0].children.is_empty());
+    let failure = &cases[1].all("failure")[0];
+    assert_eq!(
+        failure.attr("message"),
+        "expected verdict=draw red=perpetual_check; actual verdict=red_loses red=perpetual_check black=idle"
+    );
+    let skipped = &cases[2].all("skipped")[0];
+    assert_eq!(
+        skipped.attr("message"),
+        "known difference: the book reads it otherwise (docs/rules.md, X)"
+    );
+}
+
+#[test]
+fn github_actions_get_error_lines_with_file_and_line() {
+    let dir = TempDir::new("gha");
+    let file = dir.0.join("g.jsonl");
+    std::fs::write(
+        &file,
+        [case("passes", "red_loses"), case("fails", "draw")].join("\n"),
+    )
+    .expect("write");
+    let path = file.to_str().expect("utf-8 path");
+    let run = |github: Option<&str>| {
+        let mut c = Command::new(QILI);
+        c.args(["cases", path]).env_remove("GITHUB_ACTIONS");
+        if let Some(v) = github {
+            c.env("GITHUB_ACTIONS", v);
+        }
+        c.output().expect("run qili")
+    };
+    let o = run(Some("true"));
+    let text = stdout(&o);
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
+    assert_eq!(errors.len(), 1, "{text}");
+    assert!(
+        errors[0].starts_with(&format!(
+            "::error file={path},line=2,title=fails::fails: expected verdict=draw"
+        )),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(text.lines().last(), Some("1 passed, 1 failed"));
+    assert!(!stdout(&run(None)).contains("::error"));
+    assert!(!stdout(&run(Some("false"))).contains("::error"));
+    assert!(stdout(&run(Some("1"))).contains("::error"));
+}
+
+#[test]
+fn expected_moves_are_checked_move_by_move() {
+    let dir = TempDir::new("moves");
+    // The cycle: red's rook checks (plies 4 and 6), black's king steps (5 and 7).
+    let with = |id: &str, labels: &str| {
+        case(id, "red_loses").replace(
+            r#""red":"perpetual_check"}"#,
+            &format!(r#""red":"perpetual_check","moves":{labels}}}"#),
+        )
+    };
+    let lines = [
+        with("right", r#"["将","闲","check","idle"]"#),
+        with("wrong", r#"["捉","兑","将","idle"]"#),
+        with("short", r#"["将","闲"]"#),
+    ];
+    let o = cases_on(&dir, "m.jsonl", &lines, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert_eq!(text.lines().last(), Some("1 passed, 2 failed"), "{text}");
+    assert!(text.contains("FAIL wrong ("), "{text}");
+    assert!(
+        text.contains("\n  ply 4 车九进一: expected 捉, got 将\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  ply 5 将５进１: expected 兑, got 闲\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("ply 6"),
+        "only the moves that differ: {text}"
+    );
+    assert!(!text.contains("ply 7"), "{text}");
+    assert!(
+        text.contains("\n  moves: expected 2 labels, but the cycle has 4 moves"),
+        "{text}"
+    );
+    assert!(!text.contains("FAIL right"), "{text}");
+}
+
+#[test]
+fn known_differences_are_reported_apart() {
+    let dir = TempDir::new("known");
+    let why = r#""known_difference":"GAIN.md §6 reading (docs/rules.md, Contradictions)""#;
+    let still = case_with("still-differs", why).replace("red_loses", "draw");
+    let fixed = case_with("now-fixed", why);
+    let o = cases_on(&dir, "k.jsonl", std::slice::from_ref(&still), &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a known difference does not fail the run"
+    );
+    let text = stdout(&o);
+    assert!(text.starts_with("KNOWN still-differs ("), "{text}");
+    assert!(
+        text.contains("known difference: GAIN.md §6 reading"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().last(),
+        Some("0 passed, 0 failed, 1 known differences")
+    );
+
+    let o = cases_on(
+        &dir,
+        "k.jsonl",
+        &[still, fixed, case("plain", "red_loses")],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(
+        text.contains("NOW PASSES now-fixed (") && text.contains("remove the mark"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().last(),
+        Some("2 passed, 0 failed, 1 known differences")
+    );
 }

@@ -1,36 +1,38 @@
-//! Every case under `cases/` (SPEC §7) must pass; an empty corpus is a failure too.
+//! Every case under `cases/` must pass; an empty corpus is a failure too. A case marked with a
+//! `known_difference` may differ (it is listed, not failed), but one that now passes must lose
+//! its mark.
 
-use std::collections::HashSet;
+use qili::corpus::Status;
 use std::path::Path;
 
 #[test]
 fn every_case_passes() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    // Loading checks the format strictly, ids unique included.
     let cases = match qili::corpus::load(&dir) {
         Ok(cases) => cases,
         Err(e) => panic!("cannot read the corpus: {e}"),
     };
     assert!(!cases.is_empty(), "no cases under {}", dir.display());
 
-    let mut seen = HashSet::new();
-    let duplicates: Vec<&str> = cases
+    let results: Vec<_> = cases.iter().map(qili::corpus::run).collect();
+    for r in results
         .iter()
-        .filter(|c| !seen.insert(c.id.as_str()))
-        .map(|c| c.id.as_str())
-        .collect();
-    assert!(duplicates.is_empty(), "duplicate case ids: {duplicates:?}");
-
-    let failures: Vec<String> = cases
+        .filter(|r| r.status == Status::KnownDifference)
+    {
+        eprintln!("{r}");
+    }
+    let failures: Vec<String> = results
         .iter()
-        .map(qili::corpus::run)
-        .filter(|r| !r.passed)
+        .filter(|r| matches!(r.status, Status::Failed | Status::NowPasses))
         .map(|r| r.to_string())
         .collect();
     assert!(
         failures.is_empty(),
-        "{} of {} cases failed:\n{}",
+        "{} of {} cases failed ({}):\n{}",
         failures.len(),
         cases.len(),
+        qili::corpus::Tally::of(&results),
         failures.join("\n")
     );
 }

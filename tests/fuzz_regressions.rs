@@ -76,3 +76,32 @@ fn a_result_tag_that_is_not_a_result_is_not_written_as_a_move() {
     let game = read_game(b"[Result \"1-0\"]\n1. h2e2 h9g7\n").expect("readable record");
     assert!(write_game(&game, Notation::Wxf).ends_with("1-0\n"));
 }
+
+/// fuzz target `xqf`: an XQF string is GBK, but two GBK bytes can also be valid UTF-8 (`C7 A0`
+/// is 菭 in GBK, Ǡ in UTF-8), and strings were decoded as UTF-8 when they could be. They are
+/// read as GBK now, as XQStudio writes them.
+#[test]
+fn xqf_strings_are_gbk_even_when_they_are_valid_utf8() {
+    use qili::record::xqf;
+    let game = qili::record::ucci::read("startpos").expect("startpos");
+    let mut bytes = xqf::write(&game, &xqf::Options::default()).expect("writes");
+    bytes[0x120..0x124].copy_from_slice(&[3, b'A', 0xC7, 0xA0]); // site: "A菭"
+    let back = xqf::read(&bytes).expect("reads");
+    assert_eq!(back.tag("Site"), Some("A菭"));
+}
+
+/// fuzz target `xqf`: a start with black to move and no moves lost its side when written as
+/// version 10, which did not write the side to move (0x32); it is written in every version now.
+#[test]
+fn xqf_version_10_keeps_black_to_move() {
+    use qili::record::xqf;
+    let game = qili::record::ucci::read("fen 4k4/9/9/9/9/9/9/9/r8/3K5 b").expect("the FEN reads");
+    for version in [10, 11, 18] {
+        let options = xqf::Options {
+            version,
+            ..xqf::Options::default()
+        };
+        let back = xqf::read(&xqf::write(&game, &options).expect("writes")).expect("reads");
+        assert_eq!(back.start.turn(), qili::Color::Black, "version {version}");
+    }
+}

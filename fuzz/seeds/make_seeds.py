@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets into fuzz/seeds/<target>/ from the case corpus
-(cases/*.jsonl), the PGN records in tests/data/pgn/ and a few hand-written texts.
+(cases/*.jsonl), the records in tests/data/ (PGN, XQF, DhtmlXQ, UCCI) and a few hand-written
+texts.
 
 Run from the repository root: python3 fuzz/seeds/make_seeds.py
 """
@@ -123,6 +124,32 @@ def main():
           '[Event "a"]\n1. 炮二平五 马８进７ 1/2-1/2\n\n[Event "b"]\n'
           '1. 兵七进一 ; comment\n1... 卒７进１ 0-1\nadvertisement\n')
     write("pgn", "bom.pgn", "\ufeff[Event \"bom\"]\r\n1. h2e2 h9g7 *\r\n")
+
+    # xqf, dhtmlxq: the fixtures and golden files of tests/data (every XQF version, GBK and UTF-8)
+    for target, folder, pattern in (("xqf", "xqf", "*.xqf"), ("dhtmlxq", "dhtmlxq", "*.txt"),
+                                    ("dhtmlxq", "dhtmlxq", "*.html")):
+        for path in sorted(glob.glob(os.path.join(ROOT, "tests", "data", folder, pattern))):
+            with open(path, "rb") as f:
+                write(target, os.path.basename(path), f.read())
+
+    # ucci: the golden strings, a line each, and some that must be rejected
+    with open(os.path.join(ROOT, "tests", "data", "ucci", "positions.txt"), encoding="utf-8") as f:
+        ucci = [line.strip() for line in f if line.strip()]
+    ucci += ["startpos", "position startpos", "position fen 3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1",
+             "position startpos moves h2e2 h9h1", "position midgame", "fen", "startpos moves",
+             "position fen 4k4/R8/9/9/9/9/9/9/9/3K5 w moves a8a9 e9e8 a9a8 e8e9 junk"]
+    for i, text in enumerate(ucci):
+        write("ucci", f"{i:02}", text)
+
+    # record: one of each format, and formats qili names but does not read
+    for name in ("pgn/ccgc-01.pgn", "xqf/ccgc-02.xqf", "xqf/xqstudio-1.0-sample.xqf",
+                 "dhtmlxq/dpxq-sample.txt", "dhtmlxq/forum-page-gbk.html", "ucci/positions.txt"):
+        with open(os.path.join(ROOT, "tests", "data", name), "rb") as f:
+            write("record", name.replace("/", "-"), f.read())
+    for i, data in enumerate([b"CCBridge Record\0", b"PK\x03\x04\x14\0", b"%PDF-1.4\n",
+                              b"<html><body></body></html>", b'{"id":"x"}', b"\xff\xfe[\0E\0",
+                              b"XQ\x0a" + b"\0" * 100]):
+        write("record", f"other-{i}", data)
 
     # request: options byte, FEN line, moves
     for i, c in enumerate(cs):

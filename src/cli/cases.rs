@@ -1,7 +1,7 @@
-//! `qili cases`: runs ruling corpora (SPEC §7) and reports each failure.
+//! `qili cases`: runs ruling corpora (README.md, "Cases") and reports each failure.
 
 use clap::Args;
-use qili::corpus::{self, CaseResult};
+use qili::corpus::{self, CaseResult, Status, Tally};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,43 +11,86 @@ pub struct CasesArgs {
     /// `.jsonl` files, or folders searched for them.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Print one JSON object with every result and the counts instead of text.
+    /// Print one JSON object with every result (and its time) and the counts instead of text.
     #[arg(long)]
     json: bool,
+    /// Also write the results as JUnit XML to FILE (one testcase per case).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Run only the cases whose id contains PATTERN, a plain substring (repeat for several).
+    #[arg(long, value_name = "PATTERN")]
+    filter: Vec<String>,
+    /// Succeed when no case is selected (by default an empty selection is an error, exit 2).
+    #[arg(long)]
+    allow_empty: bool,
 }
 
 #[derive(serde::Serialize)]
 struct Summary<'a> {
-    passed: usize,
-    failed: usize,
+    #[serde(flatten)]
+    tally: Tally,
     results: &'a [CaseResult],
 }
 
-/// Runs every case; exit 0 if all passed, 1 if any failed, 2 if a file cannot be read.
+/// Runs every selected case; exit 0 if none failed, 1 if any did, 2 if a file cannot be read or
+/// nothing is selected.
 pub fn run(args: CasesArgs) -> Result<ExitCode, String> {
-    let mut cases = Vec::new();
-    for path in &args.paths {
-        cases.extend(corpus::load(path).map_err(|e| e.to_string())?);
+    let mut cases = corpus::load_all(&args.paths).map_err(|e| e.to_string())?;
+    let loaded = cases.len();
+    if !args.filter.is_empty() {
+        cases.retain(|c| args.filter.iter().any(|p| c.id.contains(p.as_str())));
+    }
+    if cases.is_empty() && !args.allow_empty {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(if loaded == 0 {
+            format!(
+                "no cases in {} (--allow-empty to accept that)",
+                paths.join(" ")
+            )
+        } else {
+            format!(
+                "--filter {:?}: no case id contains it among the {loaded} cases of {} \
+                 (--allow-empty to accept that)",
+                args.filter.join("\" \""),
+                paths.join(" ")
+            )
+        });
     }
     let results: Vec<CaseResult> = cases.iter().map(corpus::run).collect();
-    let passed = results.iter().filter(|r| r.passed).count();
-    let failed = results.len() - passed;
+    let tally = Tally::of(&results);
+    if let Some(path) = &args.junit {
+        std::fs::write(path, corpus::junit(&results))
+            .map_err(|e| format!("--junit {}: {e}", path.display()))?;
+    }
+    // GitHub Actions sets it to "true"; any value but an empty one or "false" counts.
+    let annotate =
+        std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| !v.is_empty() && v != "false");
     if args.json {
         let summary = Summary {
-            passed,
-            failed,
+            tally,
             results: &results,
         };
         let json =
             serde_json::to_string(&summary).map_err(|e| format!("cannot write JSON: {e}"))?;
-        println!("{json}");
-    } else {
-        for r in results.iter().filter(|r| !r.passed) {
-            println!("{r}");
+        outln!("{json}");
+        if annotate {
+            // Standard output holds the JSON alone; the runner reads commands on stderr too.
+            for line in results.iter().filter_map(corpus::github_annotation) {
+                eprintln!("{line}");
+            }
         }
-        println!("{passed} passed, {failed} failed");
+    } else {
+        for r in results.iter().filter(|r| r.status != Status::Passed) {
+            outln!("{r}");
+        }
+        if annotate {
+            for line in results.iter().filter_map(corpus::github_annotation) {
+                outln!("{line}");
+            }
+        }
+        outln!("{tally}");
     }
-    Ok(if failed == 0 {
+    Ok(if tally.failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -44,15 +44,16 @@ pub enum NotationArg {
 /// Arguments of `qili judge`.
 #[derive(Args)]
 pub struct JudgeArgs {
-    /// Start position in FEN (default: the opening position).
-    #[arg(long, conflicts_with = "pgn")]
+    /// Start position in FEN or a UCCI position string (default: the opening position).
+    #[arg(long, conflicts_with = "record")]
     fen: Option<OsString>,
     /// The moves, separated by spaces or commas (move numbers like `1.` are skipped).
-    #[arg(long, conflicts_with = "pgn", required_unless_present = "pgn")]
+    #[arg(long, conflicts_with = "record", required_unless_present_any = ["record", "fen"])]
     moves: Option<OsString>,
-    /// A game record (PGN, UTF-8 or GBK) to rule on at its last move, instead of --fen/--moves.
-    #[arg(long)]
-    pgn: Option<PathBuf>,
+    /// A game record to rule on at its last move, instead of --fen/--moves: PGN, XQF, DhtmlXQ or
+    /// a UCCI position string, told apart by content (the first game of a file with several).
+    #[arg(long, visible_alias = "pgn", value_name = "FILE")]
+    record: Option<PathBuf>,
     /// Notation of --moves.
     #[arg(long, value_enum, default_value_t = NotationArg::Auto)]
     notation: NotationArg,
@@ -118,12 +119,12 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
         defensive_key_point: sides(&args.key_point),
         ..Options::default()
     };
-    let (start, moves) = match &args.pgn {
+    let (start, moves) = match &args.record {
         Some(path) => {
             let bytes =
-                std::fs::read(path).map_err(|e| format!("--pgn {}: {e}", path.display()))?;
-            let game = qili::pgn::read_game(&bytes)
-                .map_err(|e| format!("--pgn {}: {e}", path.display()))?;
+                std::fs::read(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
+            let game = qili::record::read_game(&bytes)
+                .map_err(|e| format!("--record {}: {e}", path.display()))?;
             (game.start, game.moves)
         }
         None => {
@@ -153,11 +154,11 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
             let message = convert::ruling(&ruling, "", language);
             let json = serde_json::to_string_pretty(&message)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
-            println!("{json}");
+            outln!("{json}");
         }
         Format::Text => {
             let last = final_position(&start, &moves);
-            print!("{}", render::ruling(&ruling, &last, args.lang));
+            out!("{}", render::ruling(&ruling, &last, args.lang));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -485,29 +485,29 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
             Rpc::Adjudicate => format!("adjudicate, detail {:?}", args.detail).to_lowercase(),
             Rpc::Stream => format!("stream, detail {:?}", args.detail).to_lowercase(),
         };
-        println!("target: {url}");
-        println!("rpc: {rpc}");
-        println!(
+        outln!("target: {url}");
+        outln!("rpc: {rpc}");
+        outln!(
             "concurrency: {}, connections: {}, duration: {:.2} s, cases: {}",
             args.concurrency,
             channels.len(),
             elapsed,
             cases
         );
-        println!("requests: {requests_sent}");
-        println!("ok: {}", total.ok);
-        println!("errors: {errors}");
+        outln!("requests: {requests_sent}");
+        outln!("ok: {}", total.ok);
+        outln!("errors: {errors}");
         for (code, n) in &total.errors {
-            println!("  {code}: {n}");
+            outln!("  {code}: {n}");
         }
         if panicked > 0 {
-            println!("failed workers: {panicked}");
+            outln!("failed workers: {panicked}");
         }
-        println!(
+        outln!(
             "requests/s: {:.0}",
             requests_sent as f64 / elapsed.max(1e-9)
         );
-        println!(
+        outln!(
             "latency: p50 {} p90 {} p99 {} max {}",
             ms(percentile(&lat, 50.0)),
             ms(percentile(&lat, 90.0)),
@@ -516,7 +516,7 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
         );
         let replies = plan.replies.count.load(Ordering::Relaxed);
         let bytes = plan.replies.bytes.load(Ordering::Relaxed);
-        println!(
+        outln!(
             "reply bytes: {:.0} mean",
             bytes as f64 / replies.max(1) as f64
         );

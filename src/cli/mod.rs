@@ -2,7 +2,25 @@
 //! library.
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
+
+/// `print!` that survives a closed standard output (see [`write_stdout`]).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `println!` that survives a closed standard output (see [`write_stdout`]).
+macro_rules! outln {
+    () => {
+        $crate::cli::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 mod cases;
 mod judge;
@@ -37,6 +55,23 @@ enum Command {
 /// Exit code for bad input (a one-line reason goes to stderr).
 pub const EXIT_BAD_INPUT: u8 = 2;
 
+/// Writes to standard output. When its reader has gone (`qili judge … | head -1` closes the pipe)
+/// nothing is left to do, so the process exits 0 at once and quietly; `println!` would panic.
+pub fn write_stdout(args: std::fmt::Arguments<'_>) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(args) {
+        stdout_failed(e);
+    }
+}
+
+fn stdout_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("qili: cannot write to standard output: {e}");
+    std::process::exit(i32::from(EXIT_BAD_INPUT));
+}
+
 /// Parses the command line and runs the chosen subcommand.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
@@ -47,6 +82,10 @@ pub fn run() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Load(args) => load::run(args),
     };
+    // Output still buffered must reach the reader, or fail here as a write would.
+    if let Err(e) = std::io::stdout().lock().flush() {
+        stdout_failed(e);
+    }
     match result {
         Ok(code) => code,
         Err(message) => {

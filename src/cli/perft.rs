@@ -32,12 +32,12 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
     if args.divide {
         let mut total = 0;
         for (m, n) in qili::perft::divide(&pos, args.depth) {
-            println!("{m}: {n}");
+            outln!("{m}: {n}");
             total += n;
         }
-        println!("{total}");
+        outln!("{total}");
     } else {
-        println!("{}", qili::perft(&pos, args.depth));
+        outln!("{}", qili::perft(&pos, args.depth));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ use crate::fen::FenError;
 use crate::moves::Move;
 use crate::notation::{Notation, parse_move};
 use crate::position::Position;
+use crate::record::ucci;
 
 /// A value per side.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -174,7 +175,14 @@ impl RequestError {
 
 impl Request {
     /// Reads the start position and resolves every move against the position it is played in.
+    ///
+    /// `fen` may also be a UCCI position string (`startpos`, `position startpos moves h2e2 …`,
+    /// `position fen <FEN> moves …`): its moves (ICCS) are played first, before `moves`, and
+    /// count in the move indices.
     pub fn parse(&self) -> Result<(Position, Vec<Move>), RequestError> {
+        if ucci::is_position_string(&self.fen) {
+            return self.parse_ucci();
+        }
         let start = if self.fen.trim().is_empty() {
             Position::start()
         } else {
@@ -182,6 +190,37 @@ impl Request {
         };
         let moves = parse_moves(&start, &self.moves, self.notation)?;
         Ok((start, moves))
+    }
+
+    fn parse_ucci(&self) -> Result<(Position, Vec<Move>), RequestError> {
+        let given = ucci::parse(&self.fen).map_err(|e| match e {
+            ucci::UcciError::Fen { source, .. } => RequestError::Fen(source),
+            other => RequestError::Fen(FenError::PositionString(other.to_string())),
+        })?;
+        let mut moves =
+            parse_moves(&given.start, &given.moves, Some(Notation::Iccs)).map_err(|e| match e {
+                RequestError::Move { ply, text, reason } => RequestError::Move {
+                    ply,
+                    text,
+                    reason: format!("{reason} (a move of the UCCI position string in fen)"),
+                },
+                other => other,
+            })?;
+        let mut pos = given.start;
+        for &m in &moves {
+            pos.play_unchecked(m);
+        }
+        let offset = moves.len();
+        let rest = parse_moves(&pos, &self.moves, self.notation).map_err(|e| match e {
+            RequestError::Move { ply, text, reason } => RequestError::Move {
+                ply: ply + offset,
+                text,
+                reason,
+            },
+            other => other,
+        })?;
+        moves.extend(rest);
+        Ok((given.start, moves))
     }
 }
 

@@ -1,0 +1,646 @@
+//! The regression corpus: cases in JSON Lines (the format is in README.md, "Cases"), read
+//! strictly, and a runner that rules on each case and compares only the fields the case expects.
+//!
+//! ```
+//! let line = r#"{"id":"x","fen":"","moves":["h2e2"],"expected":{"verdict":"no_repetition"}}"#;
+//! let case = qili::corpus::parse_line(line).unwrap();
+//! assert!(qili::corpus::run(&case).passed);
+//! // A misspelt key is an error, not a default.
+//! let typo = r#"{"id":"x","rulset":"axf","moves":[],"expected":{"verdict":"draw"}}"#;
+//! assert_eq!(qili::corpus::parse_line(typo).unwrap_err(), r#"unknown key "rulset""#);
+//! ```
+
+use crate::rules::{self, BySide, IdleKind, MoveKind, Options, Pattern, Request, Ruleset, Verdict};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+mod report;
+
+pub use report::{Tally, github_annotation, junit};
+
+/// One case: a request and what its ruling must say.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Case {
+    /// Unique name of the case.
+    pub id: String,
+    /// Rule profile (default `cxa1999`).
+    #[serde(default, deserialize_with = "ruleset_name")]
+    pub ruleset: Ruleset,
+    /// Start position in FEN (empty: the opening position).
+    #[serde(default)]
+    pub fen: String,
+    /// The moves (ICCS; other notations are detected too).
+    pub moves: Vec<String>,
+    /// What the ruling must say.
+    pub expected: Expected,
+    /// Sides already told to change (`{"red": true}`).
+    #[serde(default)]
+    pub told_to_change: BySide<bool>,
+    /// Sides asserted to defend a key point (`{"black": true}`).
+    #[serde(default)]
+    pub defensive_key_point: BySide<bool>,
+    /// The article the case illustrates.
+    #[serde(default)]
+    pub article: Option<String>,
+    /// Where the case comes from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// A note for readers.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Why qili is known to rule otherwise (naming the `docs/rules.md` section): the case still
+    /// runs, but a failure is reported apart and does not fail the run.
+    #[serde(default)]
+    pub known_difference: Option<String>,
+    /// The file and line the case was read from (empty when parsed from a string).
+    #[serde(skip)]
+    pub origin: String,
+}
+
+/// The top-level keys a case may have.
+const CASE_KEYS: [&str; 11] = [
+    "id",
+    "ruleset",
+    "fen",
+    "moves",
+    "expected",
+    "told_to_change",
+    "defensive_key_point",
+    "article",
+    "source",
+    "note",
+    "known_difference",
+];
+
+/// The keys of `expected`.
+const EXPECTED_KEYS: [&str; 4] = ["verdict", "red", "black", "moves"];
+
+/// The expected parts of a ruling: the verdict, and optionally the labels and the cycle's kinds.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Expected {
+    /// The verdict.
+    #[serde(deserialize_with = "verdict_name", serialize_with = "verdict_out")]
+    pub verdict: Verdict,
+    /// Red's label.
+    #[serde(
+        default,
+        deserialize_with = "pattern_name",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub red: Option<Pattern>,
+    /// Black's label.
+    #[serde(
+        default,
+        deserialize_with = "pattern_name",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub black: Option<Pattern>,
+    /// The kinds of the cycle's moves, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveLabel>>,
+}
+
+/// An expected move kind: 将/杀/捉/闲, or an idle kind 兑/献/拦/跟 (which is 闲 showing that kind),
+/// or the English names (`check`, `mate_threat`, `chase`, `idle`, `exchange`, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveLabel {
+    /// The kind the move must have.
+    pub kind: MoveKind,
+    /// For 兑/献/拦/跟: the idle kind the move must show.
+    pub idle: Option<IdleKind>,
+    /// The label as the case writes it.
+    pub text: String,
+}
+
+impl MoveLabel {
+    /// The label named `text`, Chinese or English.
+    pub fn parse(text: &str) -> Option<MoveLabel> {
+        let (kind, idle) = match text {
+            "将" | "check" => (MoveKind::Check, None),
+            "杀" | "mate_threat" => (MoveKind::MateThreat, None),
+            "捉" | "chase" => (MoveKind::Chase, None),
+            "闲" | "idle" => (MoveKind::Idle, None),
+            "兑" | "exchange" => (MoveKind::Idle, Some(IdleKind::Exchange)),
+            "献" | "sacrifice" => (MoveKind::Idle, Some(IdleKind::Sacrifice)),
+            "拦" | "block" => (MoveKind::Idle, Some(IdleKind::Block)),
+            "跟" | "follow" => (MoveKind::Idle, Some(IdleKind::Follow)),
+            _ => return None,
+        };
+        Some(MoveLabel {
+            kind,
+            idle,
+            text: text.to_string(),
+        })
+    }
+
+    /// Whether a move of `kind` showing `idle_kinds` has this label.
+    pub fn matches(&self, kind: MoveKind, idle_kinds: &[IdleKind]) -> bool {
+        kind == self.kind && self.idle.is_none_or(|k| idle_kinds.contains(&k))
+    }
+}
+
+impl<'de> Deserialize<'de> for MoveLabel {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MoveLabel, D::Error> {
+        let text = String::deserialize(d)?;
+        MoveLabel::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown move label {text:?} (将 杀 捉 闲 兑 献 拦 跟, or check mate_threat \
+                 chase idle exchange sacrifice block follow)"
+            ))
+        })
+    }
+}
+
+impl Serialize for MoveLabel {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+/// One move of the ruled cycle, in the terms a case compares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ActualMove {
+    /// Index of the move in the case's moves.
+    pub ply: usize,
+    /// The move in Chinese notation.
+    pub chinese: String,
+    /// Its kind.
+    pub kind: MoveKind,
+    /// The idle kinds it shows.
+    pub idle_kinds: Vec<IdleKind>,
+}
+
+/// What a ruling said, in the terms a case compares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Actual {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Red's label.
+    pub red: Pattern,
+    /// Black's label.
+    pub black: Pattern,
+    /// The cycle's moves.
+    pub moves: Vec<ActualMove>,
+}
+
+/// How a case came out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every expected field matched.
+    Passed,
+    /// Something differs (or the request was refused).
+    Failed,
+    /// It differs, as its `known_difference` says it does: not a failure of the run.
+    KnownDifference,
+    /// It is marked as a known difference but now passes: the mark should go.
+    NowPasses,
+}
+
+/// The outcome of one case.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseResult {
+    /// The case's id.
+    pub id: String,
+    /// Where the case was read from (`file:line`).
+    pub origin: String,
+    /// Whether every expected field matched.
+    pub passed: bool,
+    /// Passed, failed, or one of the known-difference outcomes.
+    pub status: Status,
+    /// What the case expected.
+    pub expected: Expected,
+    /// What the ruling said, if there was one.
+    pub actual: Option<Actual>,
+    /// Why there was no ruling (the request's error).
+    pub error: Option<String>,
+    /// What differs, one sentence each (`ply 4 车九平八: expected 捉, got 闲`).
+    pub differences: Vec<String>,
+    /// The case's known difference, if it is marked with one.
+    pub known_difference: Option<String>,
+    /// Time spent ruling, in milliseconds.
+    pub time_ms: f64,
+}
+
+/// Why a corpus could not be read: names the file, and the line for a bad case.
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    /// The file or folder cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A line is not a valid case.
+    #[error("{path}:{line}: {message}")]
+    Case {
+        /// The file.
+        path: PathBuf,
+        /// The line number (1-based).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Two cases have the same id.
+    #[error("{second}: duplicate id {id:?} (first at {first})")]
+    DuplicateId {
+        /// The id.
+        id: String,
+        /// Where it first appears (`file:line`).
+        first: String,
+        /// Where it appears again.
+        second: String,
+    },
+}
+
+fn ruleset_name<'de, D: Deserializer<'de>>(d: D) -> Result<Ruleset, D::Error> {
+    let name = String::deserialize(d)?;
+    name.parse().map_err(serde::de::Error::custom)
+}
+
+fn verdict_name<'de, D: Deserializer<'de>>(d: D) -> Result<Verdict, D::Error> {
+    let name = String::deserialize(d)?;
+    Verdict::from_name(&name)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown verdict {name:?}")))
+}
+
+fn verdict_out<S: Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v.name())
+}
+
+fn pattern_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Pattern>, D::Error> {
+    let name = String::deserialize(d)?;
+    Pattern::from_name(&name)
+        .map(Some)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown label {name:?}")))
+}
+
+/// Checks the keys of a case before it is read into [`Case`], so that a misspelt key is an error
+/// rather than a default (serde would name it less plainly, or ignore it in nested objects).
+fn check_keys(value: &serde_json::Value) -> Result<(), String> {
+    let Some(case) = value.as_object() else {
+        return Err("a case is a JSON object, one per line".to_string());
+    };
+    if let Some(key) = case.keys().find(|k| !CASE_KEYS.contains(&k.as_str())) {
+        return Err(format!("unknown key {key:?}"));
+    }
+    for side_key in ["told_to_change", "defensive_key_point"] {
+        if let Some(sides) = case.get(side_key).and_then(|v| v.as_object())
+            && let Some(key) = sides
+                .keys()
+                .find(|k| !["red", "black"].contains(&k.as_str()))
+        {
+            return Err(format!("unknown key {key:?} in {side_key} (red or black)"));
+        }
+    }
+    if let Some(expected) = case.get("expected").and_then(|v| v.as_object()) {
+        if let Some(key) = expected
+            .keys()
+            .find(|k| !EXPECTED_KEYS.contains(&k.as_str()))
+        {
+            return Err(format!("unknown key {key:?} in expected"));
+        }
+        if !expected.contains_key("verdict") {
+            let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.name()).collect();
+            return Err(format!(
+                "expected names no verdict (expected.verdict: one of {})",
+                names.join(", ")
+            ));
+        }
+    }
+    if case.get("id").and_then(|v| v.as_str()) == Some("") {
+        return Err("id is empty".to_string());
+    }
+    if case
+        .get("known_difference")
+        .and_then(|v| v.as_str())
+        .is_some_and(|s| s.trim().is_empty())
+    {
+        return Err(
+            "known_difference is empty: say why qili differs, naming the docs/rules.md section"
+                .to_string(),
+        );
+    }
+    Ok(())
+}
+
+/// Reads one case from a line of JSON; the error says what is wrong (the caller adds the file
+/// and line).
+pub fn parse_line(line: &str) -> Result<Case, String> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| json_error(&e))?;
+    check_keys(&value)?;
+    // From the text rather than the value: serde then also rejects a key given twice.
+    serde_json::from_str(line).map_err(|e| json_error(&e))
+}
+
+/// serde's message without "at line 1" (a case is one line; the caller names the line).
+fn json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rsplit_once(" at line 1 column ") {
+        Some((message, column)) => format!("{message} (column {column})"),
+        None => text,
+    }
+}
+
+/// Reads the cases of a `.jsonl` file, or of every `.jsonl` file under a folder (sorted by path).
+/// Ids must be unique.
+pub fn load(path: &Path) -> Result<Vec<Case>, CorpusError> {
+    let cases = load_unchecked(path)?;
+    check_unique(&cases)?;
+    Ok(cases)
+}
+
+/// Reads the cases of every path (files or folders) in turn; ids must be unique across them all.
+pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Case>, CorpusError> {
+    let mut cases = Vec::new();
+    for path in paths {
+        cases.extend(load_unchecked(path)?);
+    }
+    check_unique(&cases)?;
+    Ok(cases)
+}
+
+fn load_unchecked(path: &Path) -> Result<Vec<Case>, CorpusError> {
+    let io = |source| CorpusError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if path.is_dir() {
+        let mut files = Vec::new();
+        collect_jsonl(path, &mut files)?;
+        files.sort();
+        let mut cases = Vec::new();
+        for file in files {
+            cases.extend(load_file(&file)?);
+        }
+        Ok(cases)
+    } else {
+        std::fs::metadata(path).map_err(io)?;
+        load_file(path)
+    }
+}
+
+fn check_unique(cases: &[Case]) -> Result<(), CorpusError> {
+    let mut seen: HashMap<&str, &str> = HashMap::new();
+    for case in cases {
+        if let Some(first) = seen.insert(&case.id, &case.origin) {
+            return Err(CorpusError::DuplicateId {
+                id: case.id.clone(),
+                first: first.to_string(),
+                second: case.origin.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn collect_jsonl(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> {
+    let io = |source| CorpusError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.is_dir() {
+            collect_jsonl(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn load_file(path: &Path) -> Result<Vec<Case>, CorpusError> {
+    let bytes = std::fs::read(path).map_err(|source| CorpusError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let bad = |line, message| CorpusError::Case {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let text = String::from_utf8(bytes).map_err(|e| bad(0, format!("not UTF-8: {e}")))?;
+    let mut cases = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line_no = n + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut case = parse_line(line).map_err(|e| bad(line_no, e))?;
+        case.origin = format!("{}:{line_no}", path.display());
+        cases.push(case);
+    }
+    Ok(cases)
+}
+
+impl Case {
+    /// The ruling request the case describes.
+    pub fn request(&self) -> Request {
+        Request {
+            fen: self.fen.clone(),
+            moves: self.moves.clone(),
+            notation: None,
+            options: Options {
+                ruleset: self.ruleset,
+                told_to_change: self.told_to_change,
+                defensive_key_point: self.defensive_key_point,
+                ..Options::default()
+            },
+        }
+    }
+
+    /// The file and line of the case (`None` when it was not read from a file).
+    pub fn file_and_line(&self) -> Option<(&str, usize)> {
+        let (file, line) = self.origin.rsplit_once(':')?;
+        Some((file, line.parse().ok()?))
+    }
+}
+
+/// Rules on `case` and compares the fields it expects.
+pub fn run(case: &Case) -> CaseResult {
+    let started = Instant::now();
+    let ruling = rules::adjudicate(&case.request());
+    let time_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let (actual, error) = match ruling {
+        Ok(r) => (
+            Some(Actual {
+                verdict: r.verdict,
+                red: r.red.pattern,
+                black: r.black.pattern,
+                moves: r
+                    .moves
+                    .iter()
+                    .map(|m| ActualMove {
+                        ply: m.ply,
+                        chinese: m.chinese.clone(),
+                        kind: m.kind,
+                        idle_kinds: m.idle_kinds.clone(),
+                    })
+                    .collect(),
+            }),
+            None,
+        ),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    let differences = match &actual {
+        Some(a) => differences(&case.expected, a),
+        None => Vec::new(),
+    };
+    let passed = actual.is_some() && differences.is_empty();
+    let status = match (passed, case.known_difference.is_some()) {
+        (true, false) => Status::Passed,
+        (false, false) => Status::Failed,
+        (false, true) => Status::KnownDifference,
+        (true, true) => Status::NowPasses,
+    };
+    CaseResult {
+        id: case.id.clone(),
+        origin: case.origin.clone(),
+        passed,
+        status,
+        expected: case.expected.clone(),
+        actual,
+        error,
+        differences,
+        known_difference: case.known_difference.clone(),
+        time_ms,
+    }
+}
+
+/// Every way `actual` departs from `expected`: the verdict, the labels, then move by move.
+fn differences(expected: &Expected, actual: &Actual) -> Vec<String> {
+    let mut out = Vec::new();
+    if expected.verdict != actual.verdict {
+        out.push(format!(
+            "verdict: expected {}, got {}",
+            expected.verdict.name(),
+            actual.verdict.name()
+        ));
+    }
+    for (side, want, got) in [
+        ("red", expected.red, actual.red),
+        ("black", expected.black, actual.black),
+    ] {
+        if let Some(want) = want
+            && want != got
+        {
+            out.push(format!(
+                "{side}: expected {}, got {}",
+                want.name(),
+                got.name()
+            ));
+        }
+    }
+    if let Some(labels) = &expected.moves {
+        if labels.len() != actual.moves.len() {
+            out.push(format!(
+                "moves: expected {} labels, but the cycle has {} moves",
+                labels.len(),
+                actual.moves.len()
+            ));
+        } else {
+            for (label, m) in labels.iter().zip(&actual.moves) {
+                if !label.matches(m.kind, &m.idle_kinds) {
+                    out.push(format!(
+                        "ply {} {}: expected {}, got {}",
+                        m.ply,
+                        m.chinese,
+                        label.text,
+                        describe(m, label.text.is_ascii())
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A move's kind and idle kinds, as `闲(兑)` or `idle(exchange)`.
+fn describe(m: &ActualMove, english: bool) -> String {
+    let kind = if english {
+        m.kind.name()
+    } else {
+        m.kind.chinese()
+    };
+    if m.idle_kinds.is_empty() {
+        return kind.to_string();
+    }
+    let idle: Vec<&str> = m
+        .idle_kinds
+        .iter()
+        .map(|k| if english { k.name() } else { k.chinese() })
+        .collect();
+    format!("{kind}({})", idle.join(","))
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "verdict={}", self.verdict.name())?;
+        if let Some(p) = self.red {
+            write!(f, " red={}", p.name())?;
+        }
+        if let Some(p) = self.black {
+            write!(f, " black={}", p.name())?;
+        }
+        if let Some(labels) = &self.moves {
+            let texts: Vec<&str> = labels.iter().map(|l| l.text.as_str()).collect();
+            write!(f, " moves={}", texts.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Actual {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "verdict={} red={} black={}",
+            self.verdict.name(),
+            self.red.name(),
+            self.black.name()
+        )
+    }
+}
+
+impl fmt::Display for CaseResult {
+    /// `PASS id`, or `FAIL id (file:line): expected …; actual …` (or the error) with each move
+    /// that differs on a line of its own; `KNOWN` and `NOW PASSES` for marked cases.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let status = match self.status {
+            Status::Passed => "PASS",
+            Status::Failed => "FAIL",
+            Status::KnownDifference => "KNOWN",
+            Status::NowPasses => "NOW PASSES",
+        };
+        write!(f, "{status} {}", self.id)?;
+        if !self.origin.is_empty() {
+            write!(f, " ({})", self.origin)?;
+        }
+        if self.status == Status::NowPasses {
+            f.write_str(": a known difference that now passes; remove the mark")?;
+        }
+        if !self.passed {
+            write!(f, ": expected {}; ", self.expected)?;
+            match (&self.actual, &self.error) {
+                (Some(a), _) => write!(f, "actual {a}")?,
+                (None, Some(e)) => write!(f, "error {e}")?,
+                (None, None) => f.write_str("no ruling")?,
+            }
+            // The verdict and labels show in the two summaries; the moves only here.
+            let about_moves = |d: &&String| d.starts_with("ply ") || d.starts_with("moves:");
+            for d in self.differences.iter().filter(about_moves) {
+                write!(f, "\n  {d}")?;
+            }
+        }
+        if let (Status::KnownDifference, Some(why)) = (self.status, &self.known_difference) {
+            write!(f, "\n  known difference: {why}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,247 @@
+//! Game records in every format qili reads, told apart by their content (not the file name): PGN
+//! ([`crate::pgn`]), XQF ([`xqf`]), DhtmlXQ/UBB ([`dhtmlxq`]) and UCCI position strings
+//! ([`ucci`]). Each reads into a [`Game`]. A file in a format qili does not read is an error that
+//! names the format it looks like.
+//!
+//! Text is read as UTF-8 (with or without BOM), UTF-16 with a BOM, else GB18030 (GBK). A game's
+//! `texts` are the moves as the record writes them: PGN's notation, DhtmlXQ's four digits, UCCI's
+//! ICCS; XQF stores points only, so its texts are ICCS.
+//!
+//! ```
+//! use qili::record::{self, Format};
+//!
+//! let ucci = b"position startpos moves h2e2 h9g7";
+//! assert_eq!(record::format(ucci), Ok(Format::Ucci));
+//! let game = record::read_game(ucci).unwrap();
+//! assert_eq!(game.moves.len(), 2);
+//!
+//! let err = record::read_game(b"PK\x03\x04\x14\x00").unwrap_err();
+//! assert!(err.to_string().starts_with("this looks like a ZIP archive"), "{err}");
+//! ```
+
+pub mod dhtmlxq;
+mod layout;
+pub mod ucci;
+pub mod xqf;
+
+pub use crate::pgn::Game;
+use crate::pgn::PgnError;
+use dhtmlxq::DhtmlXqError;
+use std::borrow::Cow;
+use std::fmt;
+use ucci::UcciError;
+use xqf::XqfError;
+
+/// A record format qili reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// PGN as XQStudio, xqbase and 象棋巫师 write it.
+    Pgn,
+    /// XQStudio's binary XQF.
+    Xqf,
+    /// DhtmlXQ / UBB text (`[DhtmlXQ_movelist]…`).
+    DhtmlXq,
+    /// A UCCI position string (`position startpos moves h2e2 …`), or a bare FEN.
+    Ucci,
+}
+
+impl Format {
+    /// Every format, in the order they are tried.
+    pub const ALL: [Format; 4] = [Format::Xqf, Format::DhtmlXq, Format::Ucci, Format::Pgn];
+
+    /// The format's usual name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Pgn => "PGN",
+            Format::Xqf => "XQF",
+            Format::DhtmlXq => "DhtmlXQ",
+            Format::Ucci => "UCCI position",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a record cannot be read: the format it was read as and what is wrong, or the format it
+/// looks like when qili does not read that one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// Nothing in it.
+    #[error("the record is empty")]
+    Empty,
+    /// A format qili does not read.
+    #[error(
+        "this looks like {0}, which qili does not read (it reads PGN, XQF, DhtmlXQ/UBB and UCCI position strings)"
+    )]
+    Unsupported(&'static str),
+    /// A PGN record that cannot be read.
+    #[error("PGN: {0}")]
+    Pgn(#[from] PgnError),
+    /// An XQF file that cannot be read.
+    #[error("XQF: {0}")]
+    Xqf(#[from] XqfError),
+    /// A DhtmlXQ record that cannot be read.
+    #[error("DhtmlXQ: {0}")]
+    DhtmlXq(#[from] DhtmlXqError),
+    /// A UCCI position string that cannot be read.
+    #[error("UCCI position: {0}")]
+    Ucci(#[from] UcciError),
+}
+
+impl RecordError {
+    /// The format the record was read as, if it is one qili reads.
+    pub fn format(&self) -> Option<Format> {
+        match self {
+            RecordError::Empty | RecordError::Unsupported(_) => None,
+            RecordError::Pgn(_) => Some(Format::Pgn),
+            RecordError::Xqf(_) => Some(Format::Xqf),
+            RecordError::DhtmlXq(_) => Some(Format::DhtmlXq),
+            RecordError::Ucci(_) => Some(Format::Ucci),
+        }
+    }
+}
+
+/// Signatures of binary formats qili does not read, with what they are.
+const SIGNATURES: [(&[u8], &str); 14] = [
+    (b"CCBridge Record", "a CBR record (象棋桥 CCBridge)"),
+    (b"CCBridgeLibrary", "a CBL library (象棋桥 CCBridge)"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"%PDF", "a PDF document"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\xd0\xcf\x11\xe0", "an OLE document (Word, Excel, …)"),
+    (b"{\\rtf", "an RTF document"),
+    (b"\x7fELF", "an executable"),
+    (b"MZ", "a Windows executable"),
+];
+
+/// Whether `bytes` start like an XQF file: `XQ` and a version byte (never a printable letter).
+fn is_xqf(bytes: &[u8]) -> bool {
+    bytes.len() >= 3 && bytes.starts_with(b"XQ") && bytes[2] < 0x20
+}
+
+/// The text of a record: UTF-8 (BOM dropped) if valid, UTF-16 if it has a BOM, else GB18030.
+pub(crate) fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
+    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return decode_text(rest);
+    }
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(s);
+    }
+    for (bom, encoding) in [
+        (&b"\xFF\xFE"[..], encoding_rs::UTF_16LE),
+        (&b"\xFE\xFF"[..], encoding_rs::UTF_16BE),
+    ] {
+        if let Some(rest) = bytes.strip_prefix(bom) {
+            return encoding.decode_without_bom_handling(rest).0;
+        }
+    }
+    encoding_rs::GB18030.decode_without_bom_handling(bytes).0
+}
+
+/// What a text that is no record qili reads looks like, if it looks like something.
+fn unsupported_text(text: &str) -> Option<&'static str> {
+    let t = text.trim_start();
+    let lower: String = t.chars().take(512).collect::<String>().to_ascii_lowercase();
+    if lower.starts_with('<') {
+        return Some(
+            if lower.contains("chinesechessrecord") || lower.contains("<movelist") {
+                "a CBF record (象棋桥 CCBridge XML)"
+            } else if lower.contains("<html") || lower.starts_with("<!doctype html") {
+                "an HTML page with no [DhtmlXQ] record in it"
+            } else {
+                "an XML document"
+            },
+        );
+    }
+    // JSON, or JSON Lines: the first line is a JSON object (a PGN comment `{…}` is not).
+    let first_line = t.lines().next().unwrap_or("");
+    if first_line.starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(first_line).is_ok_and(|v| v.is_object())
+    {
+        return Some(
+            if first_line.contains("\"expected\"") && first_line.contains("\"moves\"") {
+                "a qili case (run it with qili cases)"
+            } else {
+                "JSON"
+            },
+        );
+    }
+    // Control characters other than line ends and tabs: binary data.
+    let control = t
+        .chars()
+        .take(4096)
+        .filter(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\x0c' | '\x1a'))
+        .count();
+    (control > 0).then_some("binary data in an unknown format")
+}
+
+/// The format `bytes` are in, or what they look like when qili does not read it.
+pub fn format(bytes: &[u8]) -> Result<Format, RecordError> {
+    if is_xqf(bytes) {
+        return Ok(Format::Xqf);
+    }
+    if let Some((_, what)) = SIGNATURES.iter().find(|(sig, _)| bytes.starts_with(sig)) {
+        return Err(RecordError::Unsupported(what));
+    }
+    let text = decode_text(bytes);
+    if text.trim().is_empty() {
+        return Err(RecordError::Empty);
+    }
+    if dhtmlxq::looks_like(&text) {
+        return Ok(Format::DhtmlXq);
+    }
+    if let Some(what) = unsupported_text(&text) {
+        return Err(RecordError::Unsupported(what));
+    }
+    if ucci::is_position_string(&text) || is_fen_line(&text) {
+        return Ok(Format::Ucci);
+    }
+    Ok(Format::Pgn)
+}
+
+/// Whether the first line is a FEN board (ten ranks separated by `/`) rather than PGN.
+fn is_fen_line(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or("");
+    first.matches('/').count() == 9
+        && first
+            .chars()
+            .all(|c| c == '/' || c.is_ascii_digit() || c.is_ascii_alphabetic())
+}
+
+/// Reads every game of a record in any format qili reads: all games of a PGN file, every
+/// `[DhtmlXQ]` block, every non-empty line of UCCI position strings, the one game of an XQF.
+pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
+    Ok(match format(bytes)? {
+        Format::Xqf => vec![xqf::read(bytes)?],
+        Format::Pgn => crate::pgn::read_games(bytes)?,
+        Format::DhtmlXq => dhtmlxq::read_games(&decode_text(bytes))?,
+        Format::Ucci => decode_text(bytes)
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(ucci::read)
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// Reads the first game of a record in any format qili reads; what follows it is not read.
+pub fn read_game(bytes: &[u8]) -> Result<Game, RecordError> {
+    Ok(match format(bytes)? {
+        Format::Pgn => crate::pgn::read_game(bytes)?,
+        Format::Xqf => xqf::read(bytes)?,
+        Format::DhtmlXq => dhtmlxq::read_game(&decode_text(bytes))?,
+        Format::Ucci => {
+            let text = decode_text(bytes);
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            ucci::read(first)?
+        }
+    })
+}
