@@ -66,8 +66,8 @@ pub async fn serve_with_listener(
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
     let drain = config.drain_timeout;
-    let qili = QiliServer::new(QiliService::new(config.clone()))
-        .max_decoding_message_size(config.max_message_bytes);
+    let service = QiliService::new(config.clone());
+    let qili = QiliServer::new(service.clone()).max_decoding_message_size(config.max_message_bytes);
 
     let local = listener
         .local_addr()
@@ -90,12 +90,15 @@ pub async fn serve_with_listener(
         let _ = stop_tx.send(true);
     };
 
-    let server = Server::builder()
-        .layer(tower::util::MapResponseLayer::new(transport_status))
-        .add_service(health_service)
+    // HTTP/1.1 on the same port: gRPC-Web, the JSON API and the page (service::http).
+    let grpc = tonic::service::Routes::new(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(qili)
+        .add_service(qili);
+    let server = Server::builder()
+        .accept_http1(true)
+        .layer(tower::util::MapResponseLayer::new(transport_status))
+        .add_routes(super::http::routes(grpc, service, &config))
         // TCP_NODELAY: without it small responses wait for the client's delayed ACK (~40 ms a call).
         .serve_with_incoming_shutdown(
             TcpIncoming::from(listener).with_nodelay(Some(true)),
