@@ -241,7 +241,7 @@ impl Diagram {
             draw_arrow(&mut out, arrow);
         }
         for mark in &self.marks {
-            mark_label(&mut out, mark);
+            mark_label(&mut out, &self.position, mark);
         }
         out.push_str("</svg>");
         out
@@ -446,12 +446,18 @@ fn draw_arrow(out: &mut String, a: &Arrow) {
     let (dx, dy) = (x2 - x1, y2 - y1);
     let len = dx.hypot(dy);
     let (ux, uy) = (dx / len, dy / len);
-    // From the edge of the first disc to the edge of the last one.
-    let start = f64::from(RADIUS) * 0.6;
+    // From inside the first disc to the edge of the last one; a short arrow (to a neighbouring
+    // point) starts at the first disc's centre so that its shaft shows.
     let end = f64::from(RADIUS) + 1.0;
+    let start = if len < 1.5 * f64::from(STEP) {
+        0.0
+    } else {
+        f64::from(RADIUS) * 0.6
+    };
     let (sx, sy) = (x1 + ux * start, y1 + uy * start);
     let (tx, ty) = (x2 - ux * end, y2 - uy * end);
-    let (head, half) = (13.0, 7.0);
+    let head = ((len - start - end) * 0.6).min(13.0);
+    let half = head * 0.55;
     let (bx, by) = (tx - ux * head, ty - uy * head);
     let colour = a.kind.colour();
     let dash = match a.kind {
@@ -489,7 +495,26 @@ fn mark_ring(out: &mut String, m: &Mark) {
     );
 }
 
-fn mark_label(out: &mut String, m: &Mark) {
+/// Where a mark's label goes: below the piece, else above, right or left, on the first side whose
+/// neighbouring point is empty (so the label covers no other piece), else below.
+fn label_side(position: &Position, sq: Square) -> (i32, i32) {
+    let free = |df: i32, dr: i32, off_board_ok: bool| match sq.offset(df, dr) {
+        Some(n) => position.piece_at(n).is_none(),
+        None => off_board_ok,
+    };
+    // Screen directions: (dx, dy) with y growing downwards; a rank up is a step up the screen.
+    [
+        ((0, 1), free(0, -1, true)),
+        ((0, -1), free(0, 1, true)),
+        ((1, 0), free(1, 0, false)),
+        ((-1, 0), free(-1, 0, false)),
+    ]
+    .into_iter()
+    .find(|(_, ok)| *ok)
+    .map_or((0, 1), |(side, _)| side)
+}
+
+fn mark_label(out: &mut String, position: &Position, m: &Mark) {
     if m.label.is_empty() {
         return;
     }
@@ -501,7 +526,12 @@ fn mark_label(out: &mut String, m: &Mark) {
         .sum();
     let size = 11.0;
     let w = em * size + 8.0;
-    let (cx, cy) = (f64::from(x(m.square)), f64::from(y(m.square) + RADIUS + 9));
+    let (dx, dy) = label_side(position, m.square);
+    let reach = f64::from(RADIUS) + 9.0;
+    let (cx, cy) = (
+        f64::from(x(m.square)) + f64::from(dx) * (f64::from(RADIUS) + 2.0 + w / 2.0),
+        f64::from(y(m.square)) + f64::from(dy) * reach,
+    );
     let _ = write!(
         out,
         "<g class=\"label\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"15\" rx=\"4\" fill=\"{}\" opacity=\"0.92\"/>\
@@ -542,6 +572,20 @@ mod tests {
             x(Square::new(3, 0)),
             y(Square::new(3, 0))
         )));
+    }
+
+    #[test]
+    fn a_label_goes_where_it_covers_no_piece() {
+        let pos = Position::start();
+        // The black cannon on b7: b6 below is empty.
+        assert_eq!(label_side(&pos, Square::new(1, 7)), (0, 1));
+        // The black horse on b9: b8 below is empty too; the red rook on a0: below is off the board.
+        assert_eq!(label_side(&pos, Square::new(0, 0)), (0, 1));
+        // A pawn on e6 with pieces below and above: right (f6) is empty.
+        let crowded = Position::from_fen("4k4/9/9/4p4/4P4/9/9/9/9/3K5 w").expect("fen");
+        let blocked = Position::from_fen("4k4/9/4r4/4p4/4P4/9/9/9/9/3K5 w").expect("fen");
+        assert_eq!(label_side(&crowded, Square::new(4, 6)), (0, -1));
+        assert_eq!(label_side(&blocked, Square::new(4, 6)), (1, 0));
     }
 
     #[test]

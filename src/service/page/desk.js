@@ -115,7 +115,8 @@
     var select = document.getElementById("ruleset");
     select.innerHTML = "";
     answer.rulesets.forEach(function (r) {
-      var option = new Option(r.name + " — " + r.description, r.name, r.isDefault, r.isDefault);
+      var option = new Option(r.name, r.name, r.isDefault, r.isDefault);
+      option.title = r.description;
       select.add(option);
     });
   }).catch(function () { /* the built-in list stays */ });
