@@ -326,6 +326,34 @@ fn judge_lang_zh_is_all_chinese_and_en_all_english() {
     }
 }
 
+/// The text a reader sees in `html`: no tags, style or script.
+fn visible_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    for block in ["style", "script"] {
+        let (open, close) = (format!("<{block}>"), format!("</{block}>"));
+        while let (Some(a), Some(b)) = (rest.find(&open), rest.find(&close)) {
+            out.push_str(&rest[..a]);
+            rest = &rest[b + close.len()..];
+        }
+    }
+    out.push_str(rest);
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in out.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
 #[test]
 fn judge_html_is_one_printable_page_with_a_diagram_per_cycle_move() {
     let o = qili(&["judge", "--fen", FEN, "--moves", MOVES, "--format", "html"]);
@@ -343,6 +371,26 @@ fn judge_html_is_one_printable_page_with_a_diagram_per_cycle_move() {
         assert!(!html.contains(remote), "{remote} in the page");
     }
     assert!(html.contains("第3回合"));
+    let en = visible_text(&stdout(&qili(&[
+        "judge", "--fen", FEN, "--moves", MOVES, "--format", "html", "--lang", "en",
+    ])));
+    for chinese in ["裁决", "循环", "回合", "说明", "上一着", "红方"] {
+        assert!(!en.contains(chinese), "{chinese} in the English page");
+    }
+    assert!(en.contains("Verdict") && en.contains("round 3"));
+    let zh = visible_text(&stdout(&qili(&[
+        "judge", "--fen", FEN, "--moves", MOVES, "--format", "html", "--lang", "zh",
+    ])));
+    for english in [
+        "Verdict",
+        "Cycle",
+        "round",
+        "previous",
+        "Explanation",
+        "forbidden",
+    ] {
+        assert!(!zh.contains(english), "{english} in the Chinese page");
+    }
 }
 
 #[test]

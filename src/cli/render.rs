@@ -129,7 +129,11 @@ pub fn board(pos: &Position, lang: Lang) -> String {
 
 /// `标签：值` / `label: value`.
 fn fact(lang: Lang, key: Heading, value: &str) -> String {
-    format!("{}{}{value}", heading(lang, key), words::colon(lang))
+    let mut label = heading(lang, key);
+    if let Some(first) = label.get(..1).filter(|_| lang == Lang::En) {
+        label = first.to_uppercase() + &label[1..];
+    }
+    format!("{label}{}{value}", words::colon(lang))
 }
 
 /// The whole ruling for a person: the board, the cycle as a table, each side, the verdict with
@@ -259,7 +263,7 @@ pub fn analysis(a: &pb::AnalyzeResponse, lang: Lang) -> String {
             let _ = writeln!(out, "{}", fact(lang, Heading::MateLine, &line));
         }
         if !m.targets.is_empty() {
-            let _ = writeln!(out, "\n{}", heading(lang, Heading::Targets));
+            let _ = writeln!(out, "\n{}", heading(lang, Heading::MoveTargets));
             out.push_str(&targets(&m.targets, lang));
         }
     }

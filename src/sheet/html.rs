@@ -351,7 +351,7 @@ pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
     }
     if let Some(m) = a.r#move.as_ref().filter(|m| !m.targets.is_empty()) {
         h.push_str("<section class=\"moves\">");
-        h2(&mut h, lang, Heading::Targets);
+        h2(&mut h, lang, Heading::MoveTargets);
         target_table(&mut h, &m.targets, lang);
         h.push_str("</section>");
     }
