@@ -313,6 +313,73 @@ async fn the_json_api_answers_413_and_504_for_the_limits_and_the_deadline() {
     );
 }
 
+#[tokio::test]
+async fn the_pages_own_calls_read_records_and_name_the_field_of_bad_input() {
+    use base64::Engine;
+    let server = Server::start();
+    let http = Http::new(&server);
+    let encode = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
+    let game = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\
+                1. 车九进一 将５进１ 2. 车九退一 将５退１ 3. 车九进一 将５进１ 4. 车九退一 将５退１ *\n";
+    let two = format!("{game}\n{game}");
+    let list = http
+        .post("/desk/record", &serde_json::json!({"record": encode(&two)}))
+        .await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text());
+    let games = list.json();
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(2), "{games}");
+    assert_eq!(games["games"][1]["plies"], 8);
+    assert_eq!(games["games"][1]["last_round"], 4);
+
+    let sheet = http
+        .post(
+            "/desk/ruling",
+            &serde_json::json!({"record": encode(&two), "game": 2, "at": "ply:7", "lang": "en"}),
+        )
+        .await;
+    assert_eq!(sheet.status, StatusCode::OK, "{}", sheet.text());
+    assert!(sheet.content_type().starts_with("text/html"));
+    let html = sheet.text();
+    assert!(html.starts_with("<article class=\"qili-sheet\""), "{html}");
+    assert!(
+        html.contains("game 2 of 2") && html.contains("<svg"),
+        "{html}"
+    );
+
+    for (body, field) in [
+        (serde_json::json!({"record": "not base64!"}), "record"),
+        (serde_json::json!({"record": encode(&two)}), "game"),
+        (
+            serde_json::json!({"record": encode(game), "at": "99"}),
+            "at",
+        ),
+        (
+            serde_json::json!({"record": encode(game), "at": "later"}),
+            "at",
+        ),
+        (
+            serde_json::json!({"record": encode("1. 车九进九 *")}),
+            "record",
+        ),
+        (serde_json::json!({"moves": "h2e2", "at": "3"}), "at"),
+        (serde_json::json!({"fen": "9 w", "moves": "h2e2"}), "fen"),
+        (serde_json::json!({"moves": "h2e2", "lang": "fr"}), "lang"),
+        (
+            serde_json::json!({"moves": "h2e2", "colour": "red"}),
+            "colour",
+        ),
+    ] {
+        let path = if field == "record" && body.get("at").is_none() && body.get("game").is_none() {
+            "/desk/record"
+        } else {
+            "/desk/ruling"
+        };
+        http.post(path, &body)
+            .await
+            .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", field);
+    }
+}
+
 /// A gRPC-Web body: the message in one data frame.
 fn grpc_web_frame(message: &impl Message) -> Vec<u8> {
     let bytes = message.encode_to_vec();

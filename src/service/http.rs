@@ -425,6 +425,21 @@ fn record_name(name: &str) -> String {
     }
 }
 
+/// Runs `work` (reading a record: parsing and checking every move of every game) on the blocking
+/// pool, so a large record cannot stall the transport.
+async fn off_executor<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, HttpError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        HttpError::new(
+            Code::Internal,
+            "",
+            None,
+            format!("reading the record failed: {e}"),
+        )
+    })
+}
+
 /// The games of a record, for the page's game list.
 #[derive(serde::Serialize)]
 struct GameInfo {
@@ -437,7 +452,8 @@ struct GameInfo {
 async fn record(raw: Result<Bytes, BytesRejection>) -> Result<Response, HttpError> {
     let request: DeskRequest = decode(&body(raw)?)?;
     let bytes = record_bytes(&request.record)?;
-    let games = crate::dispute::read_record(&bytes)
+    let games = off_executor(move || crate::dispute::read_record(&bytes))
+        .await?
         .map_err(|e| HttpError::invalid("record", format!("record: {e}")))?;
     let list: Vec<GameInfo> = games
         .iter()
@@ -474,15 +490,16 @@ async fn desk_ruling(
             ),
         };
         let bytes = record_bytes(&q.record)?;
-        let dispute =
-            Dispute::from_record(&record_name(&q.name), &bytes, q.game, at).map_err(|e| {
-                let field = match e {
-                    crate::dispute::DisputeError::Record(_) => "record",
-                    crate::dispute::DisputeError::NotInGame { .. } => "at",
-                    _ => "game",
-                };
-                HttpError::invalid(field, abridge(&format!("{field}: {e}"), ""))
-            })?;
+        let (name, game) = (record_name(&q.name), q.game);
+        let read = off_executor(move || Dispute::from_record(&name, &bytes, game, at)).await?;
+        let dispute = read.map_err(|e| {
+            let field = match e {
+                crate::dispute::DisputeError::Record(_) => "record",
+                crate::dispute::DisputeError::NotInGame { .. } => "at",
+                _ => "game",
+            };
+            HttpError::invalid(field, abridge(&format!("{field}: {e}"), ""))
+        })?;
         Some(dispute)
     } else if !q.at.trim().is_empty() {
         return Err(HttpError::invalid(
