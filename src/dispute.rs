@@ -193,7 +193,8 @@ pub enum DisputeError {
     },
 }
 
-/// A one-line title of a game: players, event, date and result, as far as its tags give them.
+/// A one-line title of a game: players, event, date and result, as far as its tags give them
+/// (empty when it has none of them).
 pub fn title(game: &Game) -> String {
     let tag = |name: &str| game.tag(name).map(str::trim).filter(|v| !v.is_empty());
     let mut parts = Vec::new();
@@ -214,8 +215,18 @@ pub fn title(game: &Game) -> String {
     {
         parts.push(r.to_string());
     }
-    parts.push(format!("{} plies", game.moves.len()));
     parts.join(", ")
+}
+
+/// [`title`] with the number of moves, for a list of games.
+fn listed(game: &Game) -> String {
+    let t = title(game);
+    let plies = format!("{} plies", game.moves.len());
+    if t.is_empty() {
+        plies
+    } else {
+        format!("{t}, {plies}")
+    }
 }
 
 /// The game numbered `number` (from 1); with no number, the only game, or an error listing them.
@@ -235,7 +246,7 @@ pub fn choose_game(games: &[Game], number: Option<usize>) -> Result<(usize, &Gam
             listing: games
                 .iter()
                 .enumerate()
-                .map(|(i, g)| format!("{}. {}", i + 1, title(g)))
+                .map(|(i, g)| format!("{}. {}", i + 1, listed(g)))
                 .collect::<Vec<_>>()
                 .join("; "),
         }),

@@ -474,7 +474,7 @@ fn judge_chooses_the_game_and_the_moment_of_a_record() {
         "judge", "--pgn", path, "--game", "1", "--at", "2b", "--lang", "zh",
     ]);
     assert!(
-        stdout(&o).contains("裁决时刻：第2回合 黑 将５退１ · ply 3"),
+        stdout(&o).contains("裁决时刻：第2回合 黑 将５退１（全局共8着）"),
         "{}",
         stdout(&o)
     );
@@ -540,7 +540,7 @@ fn scan_reports_every_repetition_with_its_round_cycle_and_ruling() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("qili judge --pgn {path} --game 1 --at ply:7")),
+        text.contains(&format!("qili judge --pgn {path} --game 1 --at 4b")),
         "{text}"
     );
     assert!(

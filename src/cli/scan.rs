@@ -150,12 +150,16 @@ fn sides_text(r: &Ruling, lang: Lang) -> String {
     [&r.red, &r.black]
         .iter()
         .map(|s| {
-            format!(
-                "{} {} ({})",
+            let (side, pattern, status) = (
                 words::side(lang, s.color),
                 words::pattern(lang, s.pattern),
-                words::allowed(lang, s.forbidden)
-            )
+                words::allowed(lang, s.forbidden),
+            );
+            if lang == Lang::Zh {
+                format!("{side} {pattern}（{status}）")
+            } else {
+                format!("{side} {pattern} ({status})")
+            }
         })
         .collect::<Vec<_>>()
         .join(if lang == Lang::Zh { "，" } else { "; " })
@@ -177,7 +181,7 @@ fn game_text(
             &format!("第{number}局（共{count}局）"),
             &format!("game {number} of {count}")
         ),
-        dispute::title(game)
+        words::game_title(lang, &dispute::title(game), game.moves.len())
     );
     if found.is_empty() {
         out.push_str(&format!(
@@ -257,9 +261,11 @@ fn game_text(
                 )
             ));
         }
+        let at = MoveAt::new(game, &positions, f.run.ruled_at);
+        let side = if at.color == Color::Red { 'r' } else { 'b' };
         out.push_str(&format!(
-            "{indent}qili judge --pgn {path} --game {number} --at ply:{}\n",
-            f.run.ruled_at
+            "{indent}qili judge --pgn {path} --game {number} --at {}{side}\n",
+            at.round
         ));
     }
     out.push('\n');

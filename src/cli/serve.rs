@@ -60,7 +60,11 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         .max_blocking_threads(max_concurrent)
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    match runtime.block_on(service::serve(&args.addr, config, shutdown_signal())) {
+    let shutdown = {
+        let _context = runtime.enter();
+        shutdown_signal()?
+    };
+    match runtime.block_on(service::serve(&args.addr, config, shutdown)) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
             tracing::error!(error = %e, "server failed");
@@ -84,27 +88,32 @@ fn init_logging(format: LogFormat) {
     }
 }
 
-/// Completes on SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Registers the SIGINT (Ctrl-C) and SIGTERM handlers at once, before the server starts (a signal
+/// sent as soon as it logs `serving` is then caught, not fatal), and completes on either.
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, String> {
     #[cfg(unix)]
-    let terminate = async {
+    {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+        let listen = |kind: SignalKind, name: &str| {
+            signal(kind).map_err(|e| format!("cannot listen for {name}: {e}"))
+        };
+        let mut interrupt = listen(SignalKind::interrupt(), "SIGINT")?;
+        let mut terminate = listen(SignalKind::terminate(), "SIGTERM")?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => tracing::info!("SIGINT received"),
+                _ = terminate.recv() => tracing::info!("SIGTERM received"),
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
+        })
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("SIGINT received"),
-        () = terminate => tracing::info!("SIGTERM received"),
+    {
+        Ok(async {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                tracing::info!("SIGINT received");
+            } else {
+                std::future::pending::<()>().await;
+            }
+        })
     }
 }

@@ -108,7 +108,11 @@ pub fn facts(ruleset: &str, d: &Dispute, lang: Lang) -> Vec<(Heading, String)> {
         );
         out.push((
             Heading::Record,
-            format!("{} · {game} — {}", s.name, s.title),
+            format!(
+                "{} · {game} — {}",
+                s.name,
+                words::game_title(lang, &s.title, s.plies)
+            ),
         ));
     }
     let ruleset = ruleset
@@ -123,7 +127,10 @@ pub fn facts(ruleset: &str, d: &Dispute, lang: Lang) -> Vec<(Heading, String)> {
         let (round, color) = round_of(&d.start, p);
         let chinese = write_move(&before, d.moves[p], Notation::Chinese);
         let mut at = words::move_at(lang, round, color, &chinese, &d.moves[p].to_string());
-        at.push_str(&format!(" · ply {p}"));
+        // The ply is for programs (`--at ply:N`, the JSON); a Chinese sheet keeps to rounds.
+        if lang.en() {
+            at.push_str(&format!(" · ply {p}"));
+        }
         if let Some(s) = d.source.as_ref().filter(|s| s.plies > d.moves.len()) {
             at.push_str(&lang.label(
                 &format!("（全局共{}着）", s.plies),

@@ -163,6 +163,16 @@ pub fn move_at(lang: Lang, round: u32, c: Color, chinese: &str, iccs: &str) -> S
     }
 }
 
+/// A game's title with its length: `…，共66着` / `…, 66 plies`.
+pub fn game_title(lang: Lang, title: &str, plies: usize) -> String {
+    let length = lang.label(&format!("共{plies}着"), &format!("{plies} plies"));
+    match (title.is_empty(), lang) {
+        (true, _) => length,
+        (false, Lang::Zh) => format!("{title}，{length}"),
+        (false, _) => format!("{title}, {length}"),
+    }
+}
+
 /// The round alone: `第32回合` / `round 32`.
 pub fn round(lang: Lang, round: u32) -> String {
     lang.label(&format!("第{round}回合"), &format!("round {round}"))

@@ -74,7 +74,11 @@
       .then(function (r) { return r.json(); })
       .then(function (answer) {
         answer.games.forEach(function (g) {
-          select.add(new Option(g.number + ". " + g.title, String(g.number)));
+          var lang = document.getElementById("lang").value;
+          var length = { zh: "共" + g.plies + "着", en: g.plies + " plies" }[lang] ||
+            "共" + g.plies + "着 " + g.plies + " plies";
+          var title = (g.title ? g.title + ", " : "") + length;
+          select.add(new Option(g.number + ". " + title, String(g.number)));
         });
       })
       .catch(showError);
