@@ -253,6 +253,13 @@ async fn the_json_api_rules_every_corpus_case_and_names_the_field_of_bad_input()
         "move",
     );
 
+    let wrong = http.get("/v1/adjudicate").await;
+    assert_eq!(wrong.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(
+        wrong.json()["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("POST"))
+    );
     let missing = http.get("/v2/nothing").await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
     assert!(

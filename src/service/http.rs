@@ -11,7 +11,7 @@
 //! | `GET /` | the consult page; `POST /desk/record` and `POST /desk/ruling` serve it |
 //!
 //! Errors are the proto's `Error` message in JSON (`code`, `field`, `ply`, `message`) with HTTP
-//! 400 (INVALID_ARGUMENT), 413 (RESOURCE_EXHAUSTED), 504 (DEADLINE_EXCEEDED), 404 or 500.
+//! 400 (INVALID_ARGUMENT), 413 (RESOURCE_EXHAUSTED), 504 (DEADLINE_EXCEEDED), 404, 405 or 500.
 
 use super::config::ServiceConfig;
 use super::failure::{FIELD_KEY, Failure, PLY_KEY, abridge};
@@ -70,6 +70,7 @@ pub fn routes(grpc: Routes, service: QiliService, config: &ServiceConfig) -> Rou
         .route("/v1/board.svg", get(board))
         .route("/desk/record", post(record))
         .route("/desk/ruling", post(desk_ruling))
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(config.max_message_bytes))
         .with_state(service);
     Routes::from(grpc.merge(http).fallback(not_found))
@@ -178,6 +179,25 @@ async fn not_found(uri: tonic::codegen::http::Uri) -> HttpError {
             path,
         ),
     )
+}
+
+async fn wrong_method(
+    method: tonic::codegen::http::Method,
+    uri: tonic::codegen::http::Uri,
+) -> Response {
+    let path = uri.path();
+    let error = pb::Error {
+        code: pb::ErrorCode::Unspecified.into(),
+        field: String::new(),
+        ply: None,
+        message: abridge(
+            &format!(
+                "{method} {path:?}: not allowed here (the /v1 calls that take a body are POST, the others GET)"
+            ),
+            path,
+        ),
+    };
+    json(StatusCode::METHOD_NOT_ALLOWED, &error)
 }
 
 /// The body, or RESOURCE_EXHAUSTED when it is over the size limit.
