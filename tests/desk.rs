@@ -276,13 +276,18 @@ async fn the_json_api_rules_every_corpus_case_and_names_the_field_of_bad_input()
         assert_eq!(http.get(asset).await.status, StatusCode::OK, "{asset}");
     }
 
-    // The JSON calls are logged as the gRPC ones are.
-    let log = server.log();
-    assert!(
-        log.iter()
-            .any(|l| l.contains("\"rpc\":\"Adjudicate\"") && l.contains("\"field\":\"fen\"")),
-        "{log:?}"
-    );
+    // The JSON calls are logged as the gRPC ones are (the log is read by a thread: wait for it).
+    let logged =
+        |l: &String| l.contains("\"rpc\":\"Adjudicate\"") && l.contains("\"field\":\"fen\"");
+    let start = Instant::now();
+    while !server.log().iter().any(logged) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no log line for the bad FEN among {} lines",
+            server.log().len()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 #[tokio::test]
@@ -575,6 +580,30 @@ async fn browser(driver: &Driver) -> fantoccini::Client {
         .expect("a Chromium session")
 }
 
+/// One browser test's world: its turn at the browser, chromedriver, `qili serve` and a Chromium
+/// session (dropped in that order, the turn last).
+struct Session {
+    client: fantoccini::Client,
+    server: Server,
+    _driver: Driver,
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+}
+
+/// The session of the browser test `name`, on the page; `None` when the browser tests are skipped.
+async fn session(name: &str) -> Option<Session> {
+    let turn = BROWSER.lock().await;
+    let driver = driver(name)?;
+    let server = Server::start();
+    let client = browser(&driver).await;
+    client.goto(&server.url()).await.expect("open the page");
+    Some(Session {
+        client,
+        server,
+        _driver: driver,
+        _turn: turn,
+    })
+}
+
 use fantoccini::Locator;
 
 /// Waits (at most 20 s) for the element `css` and returns it.
@@ -593,43 +622,40 @@ async fn attr(client: &fantoccini::Client, css: &str, name: &str) -> Option<Stri
 
 #[tokio::test]
 async fn the_page_rules_a_corpus_case_with_its_diagrams_and_steps_through_the_cycle() {
-    let _one = BROWSER.lock().await;
-    let Some(driver) = driver("the_page_rules_a_corpus_case") else {
+    let Some(session) = session("the_page_rules_a_corpus_case").await else {
         return;
     };
-    let server = Server::start();
-    let client = browser(&driver).await;
+    let client = &session.client;
     let case = cases()
         .into_iter()
         .find(|c| c.id == "c99-24.3-cannon-chases-horse-told")
         .expect("the README's case");
-    client.goto(&server.url()).await.expect("open the page");
-    wait_for(&client, "#fen")
+    wait_for(client, "#fen")
         .await
         .send_keys(&case.fen)
         .await
         .expect("type");
-    wait_for(&client, "#moves")
+    wait_for(client, "#moves")
         .await
         .send_keys(&case.moves.join(" "))
         .await
         .expect("type");
     if case.told_to_change.red {
-        wait_for(&client, "#told-red")
+        wait_for(client, "#told-red")
             .await
             .click()
             .await
             .expect("tick");
     }
-    wait_for(&client, "#rule")
+    wait_for(client, "#rule")
         .await
         .click()
         .await
         .expect("submit");
     let expected = case.expected.verdict.expect("a verdict").name();
-    let verdict = attr(&client, "#result .qili-sheet", "data-verdict").await;
+    let verdict = attr(client, "#result .qili-sheet", "data-verdict").await;
     assert_eq!(verdict.as_deref(), Some(expected));
-    let line = wait_for(&client, "#result .verdict-line").await;
+    let line = wait_for(client, "#result .verdict-line").await;
     assert!(!line.text().await.expect("text").is_empty());
     let boards = client
         .find_all(Locator::Css("#result svg.qili-board"))
@@ -643,19 +669,19 @@ async fn the_page_rules_a_corpus_case_with_its_diagrams_and_steps_through_the_cy
         .expect("pieces");
     assert!(pieces.len() >= 4, "the diagram shows the pieces");
     // Step to the first cycle move: its diagram and its table row light up.
-    wait_for(&client, "nav.stepper button.next")
+    wait_for(client, "nav.stepper button.next")
         .await
         .click()
         .await
         .expect("next");
     assert_eq!(
-        attr(&client, "figure.step.current", "data-step")
+        attr(client, "figure.step.current", "data-step")
             .await
             .as_deref(),
         Some("1")
     );
     assert_eq!(
-        attr(&client, "tr.current", "data-step").await.as_deref(),
+        attr(client, "tr.current", "data-step").await.as_deref(),
         Some("1")
     );
     let arrows = client
@@ -676,49 +702,46 @@ async fn the_page_rules_a_corpus_case_with_its_diagrams_and_steps_through_the_cy
     std::fs::write(&path, &shot).expect("write the screenshot");
     assert!(shot.starts_with(b"\x89PNG"), "a PNG");
     eprintln!("screenshot: {}", path.display());
-    client.close().await.expect("close");
+    client.clone().close().await.expect("close");
 }
 
 #[tokio::test]
 async fn the_page_rules_an_uploaded_gbk_record() {
-    let _one = BROWSER.lock().await;
-    let Some(driver) = driver("the_page_rules_an_uploaded_gbk_record") else {
+    let Some(session) = session("the_page_rules_an_uploaded_gbk_record").await else {
         return;
     };
-    let server = Server::start();
-    let client = browser(&driver).await;
+    let client = &session.client;
     let record = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn/ccgc-20.pgn");
     assert!(
         std::str::from_utf8(&std::fs::read(&record).expect("read")).is_err(),
         "the record is GBK"
     );
-    client.goto(&server.url()).await.expect("open the page");
-    wait_for(&client, "input[name=source][value=record]")
+    wait_for(client, "input[name=source][value=record]")
         .await
         .click()
         .await
         .expect("choose a record");
-    wait_for(&client, "#record-file")
+    wait_for(client, "#record-file")
         .await
         .send_keys(record.to_str().expect("utf-8 path"))
         .await
         .expect("upload");
-    let game = wait_for(&client, "#game option[value='1']").await;
+    let game = wait_for(client, "#game option[value='1']").await;
     assert!(
         game.text().await.expect("text").contains("棋天大圣"),
         "the GBK tags are read"
     );
-    wait_for(&client, "#at")
+    wait_for(client, "#at")
         .await
         .send_keys("ply:63")
         .await
         .expect("type");
-    wait_for(&client, "#rule")
+    wait_for(client, "#rule")
         .await
         .click()
         .await
         .expect("submit");
-    let verdict = attr(&client, "#result .qili-sheet", "data-verdict")
+    let verdict = attr(client, "#result .qili-sheet", "data-verdict")
         .await
         .expect("a verdict");
     // The page's ruling is the API's for the same moves.
@@ -732,7 +755,7 @@ async fn the_page_rules_an_uploaded_gbk_record() {
         moves,
         ..Default::default()
     };
-    let mut grpc = pb::qili_client::QiliClient::new(common::channel(&server.url()).await);
+    let mut grpc = pb::qili_client::QiliClient::new(common::channel(&session.server.url()).await);
     let ruling = grpc
         .adjudicate(request)
         .await
@@ -746,9 +769,9 @@ async fn the_page_rules_an_uploaded_gbk_record() {
         .expect("diagrams");
     assert_eq!(boards.len(), 1 + ruling.moves.len());
     if ruling.repetitions == 2 {
-        wait_for(&client, "#result .warning").await;
+        wait_for(client, "#result .warning").await;
     }
-    let facts = wait_for(&client, "#result .facts")
+    let facts = wait_for(client, "#result .facts")
         .await
         .text()
         .await
@@ -766,38 +789,35 @@ async fn the_page_rules_an_uploaded_gbk_record() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("desk-ruling.pdf");
     std::fs::write(&path, &pdf).expect("write the PDF");
     eprintln!("printed: {}", path.display());
-    client.close().await.expect("close");
+    client.clone().close().await.expect("close");
 }
 
 #[tokio::test]
 async fn the_page_shows_the_field_error_of_a_bad_fen() {
-    let _one = BROWSER.lock().await;
-    let Some(driver) = driver("the_page_shows_the_field_error_of_a_bad_fen") else {
+    let Some(session) = session("the_page_shows_the_field_error_of_a_bad_fen").await else {
         return;
     };
-    let server = Server::start();
-    let client = browser(&driver).await;
-    client.goto(&server.url()).await.expect("open the page");
-    wait_for(&client, "#fen")
+    let client = &session.client;
+    wait_for(client, "#fen")
         .await
         .send_keys("4k4/9/6n2 w")
         .await
         .expect("type");
-    wait_for(&client, "#moves")
+    wait_for(client, "#moves")
         .await
         .send_keys("h2g2")
         .await
         .expect("type");
-    wait_for(&client, "#rule")
+    wait_for(client, "#rule")
         .await
         .click()
         .await
         .expect("submit");
-    let error = wait_for(&client, "#error:not([hidden])").await;
+    let error = wait_for(client, "#error:not([hidden])").await;
     let message = error.text().await.expect("text");
     assert!(message.starts_with("fen: "), "{message}");
     assert_eq!(
-        attr(&client, "#fen", "aria-invalid").await.as_deref(),
+        attr(client, "#fen", "aria-invalid").await.as_deref(),
         Some("true")
     );
     let sheets = client
@@ -805,5 +825,5 @@ async fn the_page_shows_the_field_error_of_a_bad_fen() {
         .await
         .expect("find");
     assert!(sheets.is_empty(), "no ruling is shown");
-    client.close().await.expect("close");
+    client.clone().close().await.expect("close");
 }
