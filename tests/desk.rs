@@ -15,6 +15,7 @@ use hyper_util::rt::TokioExecutor;
 use prost::Message;
 use prost::bytes::Bytes;
 use qili::service::pb;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -504,6 +505,11 @@ struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // chromedriver leads its own process group, Chromium included: a test that failed before
+        // closing its session leaves no browser behind.
+        let _ = Command::new("kill")
+            .args(["-KILL", &format!("-{}", self.child.id())])
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
@@ -536,6 +542,7 @@ fn driver(name: &str) -> Option<Driver> {
         .port();
     let child = Command::new(&chromedriver)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -568,7 +575,8 @@ async fn browser(driver: &Driver) -> fantoccini::Client {
             "args": [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1280,2000",
+                "--disable-dev-shm-usage", "--disable-breakpad", "--disable-crash-reporter",
+                "--window-size=1280,2000",
                 format!("--user-data-dir={}", driver.profile.display()),
             ]
         }),
