@@ -56,8 +56,9 @@ fn judge_prints_the_board_the_cycle_and_the_verdict() {
         "a8a9",
         "将 check",
         "闲 idle",
-        "长将 perpetual_check — 禁止 forbidden",
-        "裁决 verdict: 红方判负 red_loses",
+        "第3回合 round 3",
+        "长将 perpetual check — 禁止 forbidden",
+        "裁决 Verdict: 红方判负 red loses",
         "24.1",
         "说明：",
         "Explanation: ",
@@ -83,7 +84,7 @@ fn judge_reads_other_notations_and_language_choices() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("ruleset: axf"), "{text}");
+    assert!(text.contains("Rules: axf"), "{text}");
     assert!(text.contains("Explanation: "), "{text}");
     assert!(!text.contains("说明："), "{text}");
 }
@@ -141,7 +142,7 @@ fn judge_reads_a_game_record() {
     for flag in ["--record", "--pgn"] {
         let o = qili(&["judge", flag, file.to_str().expect("utf-8 path")]);
         assert!(o.status.success(), "{}", stderr(&o));
-        assert!(stdout(&o).contains("red_loses"), "{}", stdout(&o));
+        assert!(stdout(&o).contains("红方判负 red loses"), "{}", stdout(&o));
     }
 
     // The other formats, told apart by content.
@@ -778,4 +779,394 @@ fn known_differences_are_reported_apart() {
         text.lines().last(),
         Some("2 passed, 0 failed, 1 known differences")
     );
+}
+
+/// Two games in one record: the rook's checks four times (the final position occurs three times),
+/// and the same for three rounds only (twice).
+fn two_game_record(dir: &TempDir) -> PathBuf {
+    let file = dir.0.join("two.pgn");
+    let head = format!("[Game \"Chinese Chess\"]\n[FEN \"{FEN} - - 0 1\"]\n");
+    let record = format!(
+        "{head}[Red \"甲\"]\n1. 车九进一 将５进１ 2. 车九退一 将５退１\n3. 车九进一 将５进１ 4. 车九退一 将５退１ 1-0\n\n\
+         {head}[Red \"乙\"]\n1. 车九进一 将５进１ 2. 车九退一 将５退１ 3. 车九进一 将５进１ *\n"
+    );
+    std::fs::write(&file, record).expect("write");
+    file
+}
+
+#[test]
+fn judge_lang_zh_is_all_chinese_and_en_all_english() {
+    let zh = qili(&["judge", "--fen", FEN, "--moves", MOVES, "--lang", "zh"]);
+    assert!(zh.status.success(), "{}", stderr(&zh));
+    let text = stdout(&zh);
+    for needle in [
+        "第3回合",
+        "红方",
+        "长将",
+        "禁止",
+        "裁决：红方判负",
+        "规则：",
+        "说明：",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+    }
+    for english in [
+        "round",
+        "Round",
+        "verdict",
+        "Verdict",
+        "cycle",
+        "red",
+        "black",
+        "forbidden",
+        "allowed",
+        "Rules",
+        "Explanation",
+        "check",
+        "idle",
+        "to move",
+        "pieces",
+    ] {
+        assert!(!text.contains(english), "{english:?} in --lang zh:\n{text}");
+    }
+    let en = qili(&["judge", "--fen", FEN, "--moves", MOVES, "--lang", "en"]);
+    assert!(en.status.success(), "{}", stderr(&en));
+    let text = stdout(&en);
+    for needle in [
+        "round 3",
+        "The cycle starts with round 3, red 车九进一 (a8a9)",
+        "perpetual check — forbidden",
+        "Verdict: red loses",
+        "Explanation: ",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+    }
+    for chinese in [
+        "回合",
+        "裁决",
+        "循环",
+        "红方",
+        "黑方",
+        "禁止",
+        "允许",
+        "说明",
+        "规则",
+        "走棋方",
+        "长将",
+    ] {
+        assert!(!text.contains(chinese), "{chinese:?} in --lang en:\n{text}");
+    }
+}
+
+/// The text a reader sees in `html`: no tags, style or script.
+fn visible_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    for block in ["style", "script"] {
+        let (open, close) = (format!("<{block}>"), format!("</{block}>"));
+        while let (Some(a), Some(b)) = (rest.find(&open), rest.find(&close)) {
+            out.push_str(&rest[..a]);
+            rest = &rest[b + close.len()..];
+        }
+    }
+    out.push_str(rest);
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in out.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+#[test]
+fn judge_html_is_one_printable_page_with_a_diagram_per_cycle_move() {
+    let o = qili(&["judge", "--fen", FEN, "--moves", MOVES, "--format", "html"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = stdout(&o);
+    assert!(html.starts_with("<!doctype html>"), "{html}");
+    assert!(html.contains("data-verdict=\"red_loses\""));
+    // The cycle's start and its four moves, each a board with the river and piece discs.
+    assert_eq!(html.matches("<svg").count(), 5, "{html}");
+    assert!(html.contains("楚河") && html.contains(">帅<") && html.contains(">将<"));
+    assert!(html.contains("class=\"arrow check\""), "checks are drawn");
+    assert!(html.contains("@media print"));
+    // Self-contained: nothing is fetched from elsewhere.
+    for remote in ["src=\"http", "href=\"http", "@import", "url("] {
+        assert!(!html.contains(remote), "{remote} in the page");
+    }
+    assert!(html.contains("第3回合"));
+    let en = visible_text(&stdout(&qili(&[
+        "judge", "--fen", FEN, "--moves", MOVES, "--format", "html", "--lang", "en",
+    ])));
+    for chinese in ["裁决", "循环", "回合", "说明", "上一着", "红方"] {
+        assert!(!en.contains(chinese), "{chinese} in the English page");
+    }
+    assert!(en.contains("Verdict") && en.contains("round 3"));
+    let zh = visible_text(&stdout(&qili(&[
+        "judge", "--fen", FEN, "--moves", MOVES, "--format", "html", "--lang", "zh",
+    ])));
+    for english in [
+        "Verdict",
+        "Cycle",
+        "round",
+        "previous",
+        "Explanation",
+        "forbidden",
+    ] {
+        assert!(!zh.contains(english), "{english} in the Chinese page");
+    }
+}
+
+#[test]
+fn judge_without_a_repetition_shows_no_side_patterns() {
+    for (format, side) in [("text", "长将"), ("html", "class=\"sides\"")] {
+        let o = qili(&["judge", "--moves", "h2e2 h9g7", "--format", format]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("局面未重复"), "{out}");
+        assert!(!out.contains(side), "{format}: {out}");
+        assert!(!out.contains("闲 idle"), "{format}: {out}");
+    }
+}
+
+#[test]
+fn judge_shows_the_mating_line_of_a_mate_threat() {
+    let fen = "3a5/5k3/5a3/C8/9/9/6R2/9/3K5/9 w";
+    let moves = "a6a9 d9e8 a9a6 e8d9 a6a9 d9e8 a9a6 e8d9";
+    let o = qili(&["judge", "--fen", fen, "--moves", moves, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let threats: Vec<&serde_json::Value> = v["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter(|m| m["kind"] == "MOVE_KIND_MATE_THREAT")
+        .collect();
+    assert!(!threats.is_empty(), "{v}");
+    let text = stdout(&qili(&[
+        "judge", "--fen", fen, "--moves", moves, "--lang", "zh",
+    ]));
+    let html = stdout(&qili(&[
+        "judge", "--fen", fen, "--moves", moves, "--format", "html",
+    ]));
+    for m in threats {
+        let line = m["mateLine"]["chinese"].as_array().expect("a mating line");
+        let first = line.first().and_then(|x| x.as_str()).expect("a move");
+        assert!(text.contains(&format!("杀着：{first}")), "{text}");
+        assert!(html.contains("mate-line") && html.contains(first), "{html}");
+    }
+}
+
+#[test]
+fn judge_chooses_the_game_and_the_moment_of_a_record() {
+    let dir = TempDir::new("games");
+    let file = two_game_record(&dir);
+    let path = file.to_str().expect("utf-8 path");
+
+    let o = qili(&["judge", "--pgn", path]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("holds 2 games; choose one with --game N: 1. 甲"),
+        "{err}"
+    );
+    assert!(err.contains("; 2. 乙"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let o = qili(&["judge", "--record", path, "--game", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("qili: --game: game 3: the record holds 2 game(s)"));
+
+    let o = qili(&["judge", "--pgn", path, "--game", "2", "--lang", "en"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("The rule books rule when it occurs a third time"),
+        "{text}"
+    );
+    assert!(text.contains("Game: two.pgn · game 2 of 2 — 乙"), "{text}");
+
+    // After round 2 the start position is back for the first time: ply 3, twice.
+    let o = qili(&[
+        "judge", "--pgn", path, "--game", "1", "--at", "2", "--format", "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["repetitions"], 2, "{v}");
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(4));
+    let o = qili(&[
+        "judge", "--pgn", path, "--game", "1", "--at", "2b", "--lang", "zh",
+    ]);
+    assert!(
+        stdout(&o).contains("裁决时刻：第2回合 黑 将５退１（全局共8着）"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("只出现了两次"), "{}", stdout(&o));
+    let whole = qili(&["judge", "--pgn", path, "--game", "1", "--format", "json"]);
+    let at_end = qili(&[
+        "judge", "--pgn", path, "--game", "1", "--at", "ply:7", "--format", "json",
+    ]);
+    assert_eq!(whole.stdout, at_end.stdout);
+
+    for (at, says) in [
+        (
+            "9",
+            "qili: --at: round 9: the game has 8 moves (plies), ending in round 4",
+        ),
+        ("ply:8", "qili: --at: ply 8: the game has 8 moves"),
+        ("soon", "qili: --at: \"soon\" is not a moment of the game"),
+    ] {
+        let o = qili(&["judge", "--pgn", path, "--game", "1", "--at", at]);
+        assert_eq!(o.status.code(), Some(2), "{at}");
+        assert!(stderr(&o).starts_with(says), "{at}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1);
+    }
+}
+
+#[test]
+fn scan_reports_every_repetition_with_its_round_cycle_and_ruling() {
+    let dir = TempDir::new("scan");
+    let file = two_game_record(&dir);
+    let path = file.to_str().expect("utf-8 path");
+    let o = qili(&["scan", "--pgn", path, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let games: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(games.len(), 2);
+    let first = &games[0]["repetitions"][0];
+    assert_eq!(first["first"]["ply"], 3, "{first}");
+    assert_eq!(first["threefold"]["ply"], 7, "{first}");
+    assert_eq!(first["threefold"]["round"], 4, "{first}");
+    assert_eq!(first["ruled_at"]["ply"], 7);
+    assert_eq!(first["repetitions"], 3);
+    // The scan's ruling is judge's at the same moment.
+    let judged = qili(&[
+        "judge", "--pgn", path, "--game", "1", "--at", "ply:7", "--format", "json",
+    ]);
+    let judged: serde_json::Value = serde_json::from_slice(&judged.stdout).expect("JSON");
+    let name = judged["verdict"]
+        .as_str()
+        .and_then(|v| v.strip_prefix("VERDICT_"))
+        .map(str::to_lowercase);
+    assert_eq!(first["verdict"].as_str().map(str::to_string), name);
+    let second = &games[1]["repetitions"][0];
+    assert!(second["threefold"].is_null(), "{second}");
+    assert_eq!(second["repetitions"], 2);
+
+    let o = qili(&["scan", "--record", path, "--lang", "zh"]);
+    let text = stdout(&o);
+    assert!(text.contains("[1] 第2回合 黑 将５退１起重复"), "{text}");
+    assert!(
+        text.contains("第4回合 黑 将５退１：同一局面第三次出现"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("qili judge --pgn {path} --game 1 --at 4b")),
+        "{text}"
+    );
+    assert!(
+        text.contains("只出现了两次"),
+        "the second game is a forecast: {text}"
+    );
+    assert!(
+        text.trim_end().ends_with("共2局，2处重复，其中1处达三次。"),
+        "{text}"
+    );
+
+    let o = qili(&["scan", "--pgn", path, "--game", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("qili: --game: "), "{}", stderr(&o));
+}
+
+#[test]
+fn scan_reads_the_gbk_records() {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&data).expect("tests/data/pgn") {
+        let path = entry.expect("entry").path();
+        let o = qili(&[
+            "scan",
+            "--pgn",
+            path.to_str().expect("utf-8"),
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}: {}", path.display(), stderr(&o));
+        let game: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        for r in game["repetitions"].as_array().expect("list") {
+            found += 1;
+            let (first, ruled) = (&r["first"], &r["ruled_at"]);
+            assert!(first["round"].as_u64() > Some(0), "{r}");
+            assert!(
+                first["chinese"].as_str().is_some_and(|s| !s.is_empty()),
+                "{r}"
+            );
+            assert!(r["repetitions"].as_u64() >= Some(2), "{r}");
+            assert!(ruled["ply"].as_u64() >= first["ply"].as_u64(), "{r}");
+        }
+    }
+    assert!(found > 0, "the records hold repetitions");
+    let o = qili(&[
+        "scan",
+        "--pgn",
+        data.join("ccgc-01.pgn").to_str().expect("utf-8"),
+        "--lang",
+        "en",
+    ]);
+    assert!(
+        stdout(&o).contains("no repeated position"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("宝岛一号"),
+        "GBK tags decoded: {}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn analyze_prints_the_graph_the_protection_and_the_move() {
+    let args = ["analyze", "--fen", FEN, "--move", "a8a9"];
+    let o = qili(&[&args[..], &["--format", "json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["move"]["kind"], "MOVE_KIND_CHECK");
+    assert_eq!(
+        v["fen"].as_str().map(|f| f.starts_with("R3k4/9/")),
+        Some(true),
+        "{v}"
+    );
+    assert_eq!(v["pieces"].as_array().map(Vec::len), Some(3));
+    let text = stdout(&qili(&[&args[..], &["--lang", "zh"]].concat()));
+    for needle in ["第1回合 红 车九进一", "将", "受攻击的棋子", "攻防关系"] {
+        assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+    }
+    let html = stdout(&qili(&[&args[..], &["--format", "html"]].concat()));
+    assert!(
+        html.contains("<svg") && html.contains("class=\"arrow check\""),
+        "{html}"
+    );
+
+    let o = qili(&["analyze", "--fen", FEN, "--move", "a8b7"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("qili: move \"a8b7\": "),
+        "{}",
+        stderr(&o)
+    );
+    let o = qili(&["analyze", "--fen", "9/9 w"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("qili: fen: "), "{}", stderr(&o));
 }

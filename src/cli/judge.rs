@@ -1,13 +1,14 @@
-//! `qili judge`: rules on one dispute given as a FEN and moves, or as a game record.
+//! `qili judge`: rules on one dispute given as a FEN and moves, or as a game record (one game of
+//! it, at its last move or at the disputed moment).
 
-use super::render::{self, Lang};
+use super::render::{self, LangArg};
 use clap::{Args, ValueEnum};
-use qili::Position;
+use qili::dispute::{At, Dispute, DisputeError, split_moves};
 use qili::notation::Notation;
 use qili::rules::{self, BySide, Options, Request, Ruleset};
-use qili::service::{Failure, abridge, convert, pb};
+use qili::service::{Failure, abridge, convert};
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Output format.
@@ -17,6 +18,8 @@ pub enum Format {
     Text,
     /// The API's `Ruling` message in the proto3 JSON mapping.
     Json,
+    /// One self-contained, printable HTML page with a board diagram of every cycle move.
+    Html,
 }
 
 /// A side named on the command line.
@@ -41,6 +44,18 @@ pub enum NotationArg {
     Chinese,
 }
 
+impl NotationArg {
+    /// The library's notation (`None`: detect per move).
+    pub fn notation(self) -> Option<Notation> {
+        match self {
+            NotationArg::Auto => None,
+            NotationArg::Iccs => Some(Notation::Iccs),
+            NotationArg::Wxf => Some(Notation::Wxf),
+            NotationArg::Chinese => Some(Notation::Chinese),
+        }
+    }
+}
+
 /// Arguments of `qili judge`.
 #[derive(Args)]
 pub struct JudgeArgs {
@@ -50,10 +65,17 @@ pub struct JudgeArgs {
     /// The moves, separated by spaces or commas (move numbers like `1.` are skipped).
     #[arg(long, conflicts_with = "record", required_unless_present_any = ["record", "fen"])]
     moves: Option<OsString>,
-    /// A game record to rule on at its last move, instead of --fen/--moves: PGN, XQF, DhtmlXQ or
-    /// a UCCI position string, told apart by content (the first game of a file with several).
+    /// A game record to rule on instead of --fen/--moves: PGN, XQF, DhtmlXQ or a UCCI position
+    /// string, told apart by content (UTF-8 or GBK).
     #[arg(long, visible_alias = "pgn", value_name = "FILE")]
     record: Option<PathBuf>,
+    /// The game of the record to rule on, from 1 (needed when the record holds several).
+    #[arg(long, requires = "record")]
+    game: Option<OsString>,
+    /// Rule after this moment of the record instead of its last move: a round (`32`: after its
+    /// last move), one side's move of a round (`32r`, `32b`), or a ply (`ply:63`, as in JSON).
+    #[arg(long, requires = "record")]
+    at: Option<OsString>,
     /// Notation of --moves.
     #[arg(long, value_enum, default_value_t = NotationArg::Auto)]
     notation: NotationArg,
@@ -69,9 +91,9 @@ pub struct JudgeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Language of the explanation.
-    #[arg(long, value_enum, default_value_t = Lang::Both)]
-    lang: Lang,
+    /// Language of everything printed (zh: all Chinese, en: all English).
+    #[arg(long, value_enum, default_value_t = LangArg::Both)]
+    lang: LangArg,
 }
 
 fn sides(list: &[Side]) -> BySide<bool> {
@@ -81,23 +103,9 @@ fn sides(list: &[Side]) -> BySide<bool> {
     }
 }
 
-/// Splits `--moves` into move texts, dropping move numbers (`1.`, `12...`).
-fn split_moves(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || c == ',' || c == '，')
-        .filter(|t| !t.is_empty())
-        .filter(|t| !is_move_number(t))
-        .map(str::to_string)
-        .collect()
-}
-
-fn is_move_number(token: &str) -> bool {
-    let digits = token.trim_end_matches('.');
-    token.ends_with('.') && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
 /// The text of an argument, or an error naming `field` if it is not UTF-8 (clap's own message
 /// would not say which argument).
-fn utf8(field: &str, value: Option<&OsString>) -> Result<String, String> {
+pub fn utf8(field: &str, value: Option<&OsString>) -> Result<String, String> {
     let Some(value) = value else {
         return Ok(String::new());
     };
@@ -107,84 +115,96 @@ fn utf8(field: &str, value: Option<&OsString>) -> Result<String, String> {
     })
 }
 
+/// The rule profile of `--ruleset`.
+pub fn ruleset(value: &OsString) -> Result<Ruleset, String> {
+    let name = utf8("--ruleset", Some(value))?;
+    name.parse()
+        .map_err(|e| abridge(&format!("--ruleset: {e}"), &name))
+}
+
+/// The game number of `--game`, from 1.
+pub fn game_number(value: Option<&OsString>) -> Result<Option<usize>, String> {
+    let Some(value) = value else { return Ok(None) };
+    let text = utf8("--game", Some(value))?;
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(abridge(
+            &format!("--game: {text:?} is not a game number (1, 2, …)"),
+            &text,
+        )),
+    }
+}
+
+/// Reads a record file: its bytes and the name the sheet shows.
+pub fn read_file(path: &Path) -> Result<(String, Vec<u8>), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("--pgn {}: {e}", path.display()))?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok((name, bytes))
+}
+
+/// The message of a dispute that cannot be taken from the record at `path`, naming the option.
+pub fn dispute_error(path: &Path, e: &DisputeError) -> String {
+    match e {
+        DisputeError::NoSuchGame { .. } => format!("--game: {e}"),
+        DisputeError::NotInGame { .. } => format!("--at: {e}"),
+        _ => format!("--pgn {}: {e}", path.display()),
+    }
+}
+
 /// Rules and prints; bad input is an error naming the field (and the move's index).
 pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
-    let name = utf8("--ruleset", Some(&args.ruleset))?;
-    let ruleset: Ruleset = name
-        .parse()
-        .map_err(|e| abridge(&format!("--ruleset: {e}"), &name))?;
     let options = Options {
-        ruleset,
+        ruleset: ruleset(&args.ruleset)?,
         told_to_change: sides(&args.told_to_change),
         defensive_key_point: sides(&args.key_point),
         ..Options::default()
     };
-    let (start, moves) = match &args.record {
+    let dispute = match &args.record {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
-            let game = qili::record::read_game(&bytes)
-                .map_err(|e| format!("--record {}: {e}", path.display()))?;
-            (game.start, game.moves)
+            let game = game_number(args.game.as_ref())?;
+            let at = match args.at.as_ref() {
+                None => None,
+                Some(v) => {
+                    let text = utf8("--at", Some(v))?;
+                    Some(
+                        text.parse::<At>()
+                            .map_err(|e| abridge(&format!("--at: {e}"), &text))?,
+                    )
+                }
+            };
+            let (name, bytes) = read_file(path)?;
+            Dispute::from_record(&name, &bytes, game, at).map_err(|e| dispute_error(path, &e))?
         }
         None => {
             let request = Request {
                 fen: utf8("fen", args.fen.as_ref())?,
                 moves: split_moves(&utf8("moves", args.moves.as_ref())?),
-                notation: match args.notation {
-                    NotationArg::Auto => None,
-                    NotationArg::Iccs => Some(Notation::Iccs),
-                    NotationArg::Wxf => Some(Notation::Wxf),
-                    NotationArg::Chinese => Some(Notation::Chinese),
-                },
+                notation: args.notation.notation(),
                 options,
             };
             // The service's message: the field and move first, a huge text cut short.
-            request.parse().map_err(|e| Failure::from(e).message)?
+            let (start, moves) = request.parse().map_err(|e| Failure::from(e).message)?;
+            Dispute {
+                start,
+                moves,
+                source: None,
+            }
         }
     };
-    let ruling = rules::rule(&start, &moves, &options);
+    let ruling = rules::rule(&dispute.start, &dispute.moves, &options);
+    let message = convert::ruling(&ruling, "", args.lang.language());
+    let lang = args.lang.lang();
     match args.format {
         Format::Json => {
-            let language = match args.lang {
-                Lang::Zh => pb::Language::Zh,
-                Lang::En => pb::Language::En,
-                Lang::Both => pb::Language::Both,
-            };
-            let message = convert::ruling(&ruling, "", language);
             let json = serde_json::to_string_pretty(&message)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
             outln!("{json}");
         }
-        Format::Text => {
-            let last = final_position(&start, &moves);
-            out!("{}", render::ruling(&ruling, &last, args.lang));
-        }
+        Format::Text => out!("{}", render::ruling(&message, &dispute, lang)),
+        Format::Html => out!("{}", qili::sheet::ruling_document(&message, &dispute, lang)),
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The position after `moves` (all legal).
-fn final_position(start: &Position, moves: &[qili::Move]) -> Position {
-    let mut p = *start;
-    for m in moves {
-        p.play_unchecked(*m);
-    }
-    p
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_moves;
-
-    #[test]
-    fn move_lists() {
-        assert_eq!(split_moves("h2e2 h9g7,  b0c2"), ["h2e2", "h9g7", "b0c2"]);
-        assert_eq!(
-            split_moves("1. h2e2 h9g7 2. b0c2"),
-            ["h2e2", "h9g7", "b0c2"]
-        );
-        assert_eq!(split_moves("炮二平五，马８进７"), ["炮二平五", "马８进７"]);
-        assert_eq!(split_moves("C2.5 H8+7"), ["C2.5", "H8+7"]);
-    }
 }

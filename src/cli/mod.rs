@@ -22,11 +22,13 @@ macro_rules! outln {
     };
 }
 
+mod analyze;
 mod cases;
 mod judge;
 mod load;
 mod perft;
 mod render;
+mod scan;
 mod serve;
 
 /// qili (棋例): rules repetition disputes in Xiangqi.
@@ -39,10 +41,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serves the gRPC API (qili.v1.Qili, health, reflection) until SIGINT or SIGTERM.
+    /// Serves the gRPC API (qili.v1.Qili, health, reflection) and, on the same port, gRPC-Web,
+    /// the JSON API and the consult page, until SIGINT or SIGTERM.
     Serve(serve::ServeArgs),
     /// Rules on one dispute: a start position and the moves, or a game record.
     Judge(judge::JudgeArgs),
+    /// Finds every repetition in the games of a record and rules on each.
+    Scan(scan::ScanArgs),
+    /// Explains a position (after an optional move): attacks, defences, protection, the move's kind.
+    Analyze(analyze::AnalyzeArgs),
     /// Runs ruling corpora (.jsonl cases) and prints each failure and `N passed, M failed`.
     Cases(cases::CasesArgs),
     /// Counts the leaves of the legal move tree to DEPTH (the last line printed is the count).
@@ -78,6 +85,8 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Judge(args) => judge::run(args),
+        Command::Scan(args) => scan::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Cases(args) => cases::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Load(args) => load::run(args),

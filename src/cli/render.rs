@@ -1,12 +1,15 @@
-//! Text for a person: the board in Chinese characters and a ruling as a table.
+//! Text for a person: the board in Chinese characters, a ruling and an analysis as tables, in
+//! Chinese, English or both (the words come from `qili::sheet`, as on the page).
 
-use qili::rules::{MoveReport, Ruling, SideReport, Target, Verdict};
+use qili::dispute::Dispute;
+use qili::service::pb;
+use qili::sheet::{self, Heading, Lang, heading, terms, words};
 use qili::{Color, Position, Square};
 use std::fmt::Write;
 
-/// Which explanation texts to print.
+/// Which texts to print (`--lang`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
+pub enum LangArg {
     /// Chinese only.
     Zh,
     /// English only.
@@ -15,13 +18,23 @@ pub enum Lang {
     Both,
 }
 
-impl Lang {
-    fn zh(self) -> bool {
-        self != Lang::En
+impl LangArg {
+    /// The sheet's language.
+    pub fn lang(self) -> Lang {
+        match self {
+            LangArg::Zh => Lang::Zh,
+            LangArg::En => Lang::En,
+            LangArg::Both => Lang::Both,
+        }
     }
 
-    fn en(self) -> bool {
-        self != Lang::Zh
+    /// The API's language, which decides the texts a ruling carries.
+    pub fn language(self) -> pb::Language {
+        match self {
+            LangArg::Zh => pb::Language::Zh,
+            LangArg::En => pb::Language::En,
+            LangArg::Both => pb::Language::Both,
+        }
     }
 }
 
@@ -42,12 +55,38 @@ pub fn pad(s: &str, w: usize) -> String {
     format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
 }
 
+/// Rows as columns padded to their widest cell (two spaces apart); a row of one cell is printed
+/// as it is (a note under the row above).
+fn table(head: &[String], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = head.iter().map(|h| width(h)).collect();
+    for row in rows.iter().filter(|r| r.len() > 1) {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(width(c));
+        }
+    }
+    let line = |cells: &[String]| {
+        let s: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| pad(c, *w)).collect();
+        s.join("  ").trim_end().to_string()
+    };
+    let mut out = line(head);
+    out.push('\n');
+    for row in rows {
+        if row.len() == 1 {
+            let _ = writeln!(out, "{}{}", pad("", widths[0] + 2), row[0]);
+        } else {
+            out.push_str(&line(row));
+            out.push('\n');
+        }
+    }
+    out
+}
+
 const BLACK_FILES: [&str; 9] = ["１", "２", "３", "４", "５", "６", "７", "８", "９"];
 const RED_FILES: [&str; 9] = ["九", "八", "七", "六", "五", "四", "三", "二", "一"];
 
 /// The board from red's side: red pieces in round brackets `(车)`, black ones in square brackets
 /// `[车]`; black's file numbers on top, ICCS files and red's file numbers below.
-pub fn board(pos: &Position) -> String {
+pub fn board(pos: &Position, lang: Lang) -> String {
     let mut out = String::new();
     let cell = |s: &str| format!(" {} ", pad(s, 2));
     let mut top = String::from("   ");
@@ -79,149 +118,206 @@ pub fn board(pos: &Position) -> String {
         bottom += &cell(f);
     }
     let _ = writeln!(out, "{}", bottom.trim_end());
-    let side = match pos.turn() {
-        Color::Red => "红方走 red to move",
-        Color::Black => "黑方走 black to move",
-    };
-    let _ = writeln!(out, "   (红 red) [黑 black] · {side}");
+    let _ = writeln!(
+        out,
+        "   {} · {}",
+        heading(lang, Heading::Legend),
+        fact(lang, Heading::ToMove, &words::side(lang, pos.turn()))
+    );
     out
 }
 
-/// 和 / 红负 / … with the snake-case name.
-pub fn verdict(v: Verdict) -> String {
-    let zh = match v {
-        Verdict::Draw => "不变作和",
-        Verdict::RedLoses => "红方判负",
-        Verdict::BlackLoses => "黑方判负",
-        Verdict::RedMustChange => "红方必须变着",
-        Verdict::BlackMustChange => "黑方必须变着",
-        Verdict::NoRepetition => "局面未重复",
-    };
-    format!("{zh} {}", v.name())
-}
-
-fn side_line(s: &SideReport) -> String {
-    let who = match s.color {
-        Color::Red => "红方 red  ",
-        Color::Black => "黑方 black",
-    };
-    let status = if s.forbidden {
-        "禁止 forbidden"
-    } else {
-        "允许 allowed"
-    };
-    let told = if s.told_to_change {
-        " · 已被要求变着 told to change"
-    } else {
-        ""
-    };
-    format!(
-        "{who}  {} {} — {status}{told}",
-        s.pattern.chinese(),
-        s.pattern.name()
-    )
-}
-
-fn kind(m: &MoveReport) -> String {
-    let mut k = format!("{} {}", m.kind.chinese(), m.kind.name());
-    for idle in &m.idle_kinds {
-        k += &format!("+{}", idle.chinese());
+/// `标签：值` / `label: value`.
+fn fact(lang: Lang, key: Heading, value: &str) -> String {
+    let mut label = heading(lang, key);
+    if let Some(first) = label.get(..1).filter(|_| lang == Lang::En) {
+        label = first.to_uppercase() + &label[1..];
     }
-    k
+    format!("{label}{}{value}", words::colon(lang))
 }
 
-fn target(t: &Target) -> String {
-    let mut s = format!(
-        "{}{}{} {}",
-        t.piece.color.chinese(),
-        t.piece.chinese(),
-        t.square,
-        t.protection.chinese()
-    );
-    if t.gain != 0 {
-        s += &format!(" +{}", t.gain);
-    }
-    if t.counted {
-        s += " 捉";
-    }
-    s
-}
-
-/// The whole ruling for a person: the board, the cycle table, each side, the verdict, the articles
-/// and the explanation.
-pub fn ruling(r: &Ruling, final_position: &Position, lang: Lang) -> String {
-    let mut out = board(final_position);
+/// The whole ruling for a person: the board, the cycle as a table, each side, the verdict with
+/// its articles, and the explanation. Without a repetition: the board and the verdict only.
+pub fn ruling(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
+    let final_position = d.positions().last().copied().unwrap_or(d.start);
+    let mut out = board(&final_position, lang);
     out.push('\n');
-    let _ = writeln!(out, "规则 ruleset: {}", r.ruleset.name());
-    if r.cycle_length == 0 {
-        let _ = writeln!(
-            out,
-            "循环 cycle: none — the final position never occurred before"
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "循环 cycle: moves {}–{} ({} plies); the final position occurs {} times",
-            r.cycle_start + 1,
-            r.cycle_start + r.cycle_length,
-            r.cycle_length,
-            r.repetitions
-        );
-        let rows: Vec<[String; 6]> = r
-            .moves
-            .iter()
-            .map(|m| {
-                let targets: Vec<String> = m.targets.iter().map(target).collect();
-                [
-                    (m.ply + 1).to_string(),
-                    m.color.chinese().to_string(),
-                    m.chinese.clone(),
-                    m.iccs.clone(),
-                    kind(m),
-                    targets.join(", "),
-                ]
-            })
-            .collect();
-        let head = ["no.", "方", "着法", "ICCS", "性质 kind", "目标 targets"];
-        let mut widths = head.map(width);
-        for row in &rows {
-            for (w, c) in widths.iter_mut().zip(row) {
-                *w = (*w).max(width(c));
+    for (key, value) in sheet::facts(&r.ruleset, d, lang) {
+        let _ = writeln!(out, "{}", fact(lang, key, &value));
+    }
+    let verdict = terms::verdict(r.verdict);
+    let repeated = r.cycle_length > 0 && !r.moves.is_empty();
+    if repeated {
+        for line in sheet::cycle_lines(r, lang) {
+            let _ = writeln!(out, "{line}");
+        }
+        let head: Vec<String> = [
+            Heading::Round,
+            Heading::Side,
+            Heading::Move,
+            Heading::Kind,
+            Heading::Targets,
+        ]
+        .iter()
+        .map(|k| heading(lang, *k))
+        .chain(["ICCS".to_string()])
+        .collect();
+        let mut rows = Vec::new();
+        for m in &r.moves {
+            let targets: Vec<String> = m
+                .targets
+                .iter()
+                .map(|t| sheet::target_text(lang, t))
+                .collect();
+            rows.push(vec![
+                words::round(lang, m.round),
+                words::side_short(lang, terms::color(m.color)),
+                m.chinese.clone(),
+                sheet::kind_text(lang, m),
+                targets.join(", "),
+                m.iccs.clone(),
+            ]);
+            if let Some(line) = sheet::mate_line_text(m) {
+                rows.push(vec![fact(lang, Heading::MateLine, &line)]);
             }
         }
-        let line = |cells: [&str; 6]| {
-            let s: Vec<String> = cells.iter().zip(widths).map(|(c, w)| pad(c, w)).collect();
-            s.join("  ").trim_end().to_string()
-        };
-        let _ = writeln!(out, "{}", line(head));
-        for row in &rows {
-            let _ = writeln!(out, "{}", line(row.each_ref().map(String::as_str)));
+        out.push_str(&table(&head, &rows));
+        out.push('\n');
+        let sides: Vec<&pb::SideReport> = [&r.red, &r.black].into_iter().flatten().collect();
+        let who: Vec<String> = sides
+            .iter()
+            .map(|s| words::side(lang, terms::color(s.color)))
+            .collect();
+        let w = who.iter().map(|s| width(s)).max().unwrap_or(0);
+        for (s, who) in sides.iter().zip(&who) {
+            let pattern =
+                terms::pattern(s.pattern).map_or(String::new(), |p| words::pattern(lang, p));
+            let told = if s.told_to_change {
+                format!(" · {}", heading(lang, Heading::Told))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "{}  {pattern} — {}{told}",
+                pad(who, w),
+                words::allowed(lang, s.forbidden)
+            );
         }
     }
     out.push('\n');
-    let _ = writeln!(out, "{}", side_line(&r.red));
-    let _ = writeln!(out, "{}", side_line(&r.black));
-    out.push('\n');
-    let _ = writeln!(out, "裁决 verdict: {}", verdict(r.verdict));
+    let _ = writeln!(
+        out,
+        "{}",
+        fact(lang, Heading::Verdict, &words::verdict(lang, verdict))
+    );
+    if r.repetitions == 2 {
+        for line in words::two_occurrences(lang) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     for a in &r.articles {
         let id = pad(&a.id, 8);
-        let mut lines = Vec::new();
-        if lang.zh() {
-            lines.push(a.zh.as_str());
-        }
-        if lang.en() {
-            lines.push(a.en.as_str());
-        }
-        for (i, line) in lines.iter().enumerate() {
+        let texts: Vec<&str> = [a.zh.as_str(), a.en.as_str()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect();
+        for (i, line) in texts.iter().enumerate() {
             let label = if i == 0 { id.as_str() } else { "        " };
             let _ = writeln!(out, "  {label}{line}");
         }
     }
-    if lang.zh() && !r.explanation_zh.is_empty() {
+    if !r.explanation_zh.is_empty() {
         let _ = writeln!(out, "\n说明：{}", r.explanation_zh);
     }
-    if lang.en() && !r.explanation_en.is_empty() {
+    if !r.explanation_en.is_empty() {
         let _ = writeln!(out, "\nExplanation: {}", r.explanation_en);
     }
     out
+}
+
+/// The analysis for a person: the board analysed, the move's kind and targets, every attacked
+/// piece, and the attack/defence graph.
+pub fn analysis(a: &pb::AnalyzeResponse, lang: Lang) -> String {
+    let mut out = match Position::from_fen(&a.fen) {
+        Ok(p) => board(&p, lang),
+        Err(_) => String::new(),
+    };
+    out.push('\n');
+    let _ = writeln!(out, "{}", fact(lang, Heading::Position, &a.fen));
+    if let Some(m) = &a.r#move {
+        let _ = writeln!(
+            out,
+            "{}",
+            fact(
+                lang,
+                Heading::Move,
+                &format!(
+                    "{} — {}",
+                    sheet::move_text(lang, m),
+                    sheet::kind_text(lang, m)
+                )
+            )
+        );
+        if let Some(line) = sheet::mate_line_text(m) {
+            let _ = writeln!(out, "{}", fact(lang, Heading::MateLine, &line));
+        }
+        if !m.targets.is_empty() {
+            let _ = writeln!(out, "\n{}", heading(lang, Heading::MoveTargets));
+            out.push_str(&targets(&m.targets, lang));
+        }
+    }
+    let _ = writeln!(out, "\n{}", heading(lang, Heading::Attacked));
+    if a.attacked.is_empty() {
+        let _ = writeln!(out, "{}", heading(lang, Heading::None));
+    } else {
+        out.push_str(&targets(&a.attacked, lang));
+    }
+    let _ = writeln!(out, "\n{}", heading(lang, Heading::Graph));
+    let head: Vec<String> = [
+        Heading::Piece,
+        Heading::Square,
+        Heading::Attacks,
+        Heading::Defends,
+    ]
+    .iter()
+    .map(|k| heading(lang, *k))
+    .collect();
+    let rows: Vec<Vec<String>> = sheet::graph_rows(a, lang)
+        .into_iter()
+        .map(|g| vec![g.piece, g.square, g.attacks, g.defends])
+        .collect();
+    out.push_str(&table(&head, &rows));
+    out
+}
+
+fn targets(list: &[pb::Target], lang: Lang) -> String {
+    let head: Vec<String> = [
+        Heading::Piece,
+        Heading::Attackers,
+        Heading::Defenders,
+        Heading::Protection,
+        Heading::Gain,
+    ]
+    .iter()
+    .map(|k| heading(lang, *k))
+    .collect();
+    let mut rows = Vec::new();
+    for t in list {
+        let row = sheet::target_row(t, lang);
+        rows.push(vec![
+            row.piece,
+            row.attackers,
+            row.defenders,
+            row.protection,
+            row.gain,
+        ]);
+        for reason in [&t.reason_zh, &t.reason]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+        {
+            rows.push(vec![reason.clone()]);
+        }
+    }
+    table(&head, &rows)
 }

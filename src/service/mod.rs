@@ -6,6 +6,7 @@ mod config;
 pub mod convert;
 mod failure;
 mod handler;
+mod http;
 pub mod pb;
 mod server;
 mod timeout;

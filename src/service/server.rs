@@ -67,8 +67,8 @@ pub async fn serve_with_listener(
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
     let drain = config.drain_timeout;
-    let qili = QiliServer::new(QiliService::new(config.clone()))
-        .max_decoding_message_size(config.max_message_bytes);
+    let service = QiliService::new(config.clone());
+    let qili = QiliServer::new(service.clone()).max_decoding_message_size(config.max_message_bytes);
 
     let local = listener
         .local_addr()
@@ -91,14 +91,17 @@ pub async fn serve_with_listener(
         let _ = stop_tx.send(true);
     };
 
-    let server = Server::builder()
-        // Outermost, so it sees every call with the status the client gets.
-        .layer(AccessLogLayer)
-        .layer(tower::util::MapResponseLayer::new(transport_status))
-        .add_service(health_service)
+    // HTTP/1.1 on the same port: gRPC-Web, the JSON API and the page (service::http).
+    let grpc = tonic::service::Routes::new(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(qili)
+        .add_service(qili);
+    let server = Server::builder()
+        .accept_http1(true)
+        // Outermost, so it sees every call (HTTP ones included) with the status the client gets.
+        .layer(AccessLogLayer)
+        .layer(tower::util::MapResponseLayer::new(transport_status))
+        .add_routes(super::http::routes(grpc, service, &config))
         // TCP_NODELAY: without it small responses wait for the client's delayed ACK (~40 ms a call).
         .serve_with_incoming_shutdown(
             TcpIncoming::from(listener).with_nodelay(Some(true)),

@@ -1,0 +1,107 @@
+//! `qili analyze`: the Analyze RPC's answer for a position (optionally after one move): the
+//! attack/defence graph, every attacked piece's protection and the move's kind, as a table, JSON
+//! or a printable HTML page.
+
+use super::judge::{NotationArg, ruleset, utf8};
+use super::render::{self, LangArg};
+use clap::{Args, ValueEnum};
+use qili::Position;
+use qili::rules::{self, BySide, Options, RequestError};
+use qili::service::{Failure, abridge, convert};
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+/// Output format of `qili analyze`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AnalyzeFormat {
+    /// Tables for a person.
+    Text,
+    /// The API's `AnalyzeResponse` in the proto3 JSON mapping.
+    Json,
+    /// One self-contained HTML page with the board diagram.
+    Html,
+}
+
+/// Arguments of `qili analyze`.
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// The position in FEN (before --move, if given; default: the opening position).
+    #[arg(long)]
+    fen: Option<OsString>,
+    /// A move played in that position: the analysis is then of the position after it, and the
+    /// move is judged (kind, targets, mating line).
+    #[arg(long = "move")]
+    mv: Option<OsString>,
+    /// Notation of --move.
+    #[arg(long, value_enum, default_value_t = NotationArg::Auto)]
+    notation: NotationArg,
+    /// Rule profile: cxa1999, cxa2011, axf (alias wxf).
+    #[arg(long, default_value = "cxa1999")]
+    ruleset: OsString,
+    /// A side asserted to defend a key point (repeat for both).
+    #[arg(long = "key-point", value_enum)]
+    key_point: Vec<super::judge::Side>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
+    format: AnalyzeFormat,
+    /// Language of everything printed.
+    #[arg(long, value_enum, default_value_t = LangArg::Both)]
+    lang: LangArg,
+}
+
+/// Analyses and prints; a bad FEN or move is an error naming it.
+pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
+    let options = Options {
+        ruleset: ruleset(&args.ruleset)?,
+        defensive_key_point: BySide {
+            red: args.key_point.contains(&super::judge::Side::Red),
+            black: args.key_point.contains(&super::judge::Side::Black),
+        },
+        ..Options::default()
+    };
+    let fen = utf8("fen", args.fen.as_ref())?;
+    let position = if fen.trim().is_empty() {
+        Position::start()
+    } else {
+        Position::from_fen(&fen).map_err(|e| Failure::from(RequestError::from(e)).message)?
+    };
+    let text = utf8("move", args.mv.as_ref())?;
+    let mv = if text.trim().is_empty() {
+        None
+    } else {
+        let moves = rules::parse_moves(&position, &[text.trim()], args.notation.notation())
+            .map_err(|e| match e {
+                RequestError::Move { text, reason, .. } => {
+                    abridge(&format!("move {text:?}: {reason}"), &text)
+                }
+                other => other.to_string(),
+            })?;
+        moves.first().copied()
+    };
+    let after = match mv {
+        Some(m) => position
+            .play(m)
+            .map_err(|e| abridge(&format!("move {text:?}: {e}"), &text))?,
+        None => position,
+    };
+    let analysis = rules::analyze(&position, mv, &options);
+    let message = convert::analysis(
+        "",
+        after.fen(),
+        &analysis.graph,
+        &analysis.attacked,
+        analysis.mv.as_ref(),
+        args.lang.language(),
+    );
+    let lang = args.lang.lang();
+    match args.format {
+        AnalyzeFormat::Json => {
+            let json = serde_json::to_string_pretty(&message)
+                .map_err(|e| format!("cannot write JSON: {e}"))?;
+            outln!("{json}");
+        }
+        AnalyzeFormat::Text => out!("{}", render::analysis(&message, lang)),
+        AnalyzeFormat::Html => out!("{}", qili::sheet::analysis_document(&message, lang)),
+    }
+    Ok(ExitCode::SUCCESS)
+}

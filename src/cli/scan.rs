@@ -1,0 +1,310 @@
+//! `qili scan`: every repetition in the games of a record, each with its round, its cycle and its
+//! ruling — the after-the-fact check an arbiter or a platform's moderation runs.
+//!
+//! A repetition is a run of consecutive moves that each bring back an earlier position. Each run
+//! is ruled once: after the first move whose position occurs for the third time (where the rule
+//! books rule), or, if no position comes back a third time, after its first move (twice: a
+//! forecast, said as such).
+
+use super::judge::{game_number, read_file, ruleset};
+use super::render::{LangArg, width};
+use clap::{Args, ValueEnum};
+use qili::dispute::{self, Repetition, repetitions, round_of};
+use qili::notation::{Notation, write_move};
+use qili::pgn::Game;
+use qili::rules::{self, Options, Ruling};
+use qili::sheet::{Lang, words};
+use qili::{Color, Position};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Output format of `qili scan`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScanFormat {
+    /// A block per game, a few lines per repetition.
+    Text,
+    /// One JSON object per game and line, its repetitions in a list.
+    Json,
+}
+
+/// Arguments of `qili scan`.
+#[derive(Args)]
+pub struct ScanArgs {
+    /// The game record (PGN, UTF-8 or GBK).
+    #[arg(long, visible_alias = "record")]
+    pgn: PathBuf,
+    /// Only this game of the record, from 1 (default: every game).
+    #[arg(long)]
+    game: Option<OsString>,
+    /// Rule profile: cxa1999, cxa2011, axf (alias wxf).
+    #[arg(long, default_value = "cxa1999")]
+    ruleset: OsString,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ScanFormat::Text)]
+    format: ScanFormat,
+    /// Language of the text (zh: all Chinese, en: all English).
+    #[arg(long, value_enum, default_value_t = LangArg::Both)]
+    lang: LangArg,
+}
+
+/// A move of the game, for both outputs.
+struct MoveAt {
+    ply: usize,
+    round: u32,
+    color: Color,
+    chinese: String,
+    iccs: String,
+}
+
+impl MoveAt {
+    fn new(game: &Game, positions: &[Position], ply: usize) -> MoveAt {
+        let (round, color) = round_of(&game.start, ply);
+        MoveAt {
+            ply,
+            round,
+            color,
+            chinese: write_move(&positions[ply], game.moves[ply], Notation::Chinese),
+            iccs: game.moves[ply].to_string(),
+        }
+    }
+
+    fn text(&self, lang: Lang) -> String {
+        words::move_at(lang, self.round, self.color, &self.chinese, &self.iccs)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "ply": self.ply,
+            "round": self.round,
+            "color": self.color.name(),
+            "chinese": self.chinese,
+            "iccs": self.iccs,
+        })
+    }
+}
+
+/// One repetition of a game with its ruling.
+struct Found {
+    run: Repetition,
+    ruling: Ruling,
+}
+
+/// Scans the chosen games and prints what it finds.
+pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
+    let options = Options {
+        ruleset: ruleset(&args.ruleset)?,
+        ..Options::default()
+    };
+    let only = game_number(args.game.as_ref())?;
+    let (name, bytes) = read_file(&args.pgn)?;
+    let games =
+        dispute::read_record(&bytes).map_err(|e| format!("--pgn {}: {e}", args.pgn.display()))?;
+    if let Some(n) = only.filter(|n| *n > games.len()) {
+        return Err(format!(
+            "--game: game {n}: the record holds {} game(s), numbered from 1",
+            games.len()
+        ));
+    }
+    let lang = args.lang.lang();
+    let path = args.pgn.display().to_string();
+    let (mut total, mut threefold) = (0, 0);
+    for (i, game) in games.iter().enumerate() {
+        let number = i + 1;
+        if only.is_some_and(|n| n != number) {
+            continue;
+        }
+        let found: Vec<Found> = repetitions(&game.start, &game.moves)
+            .into_iter()
+            .map(|run| Found {
+                ruling: rules::rule(&game.start, &game.moves[..=run.ruled_at], &options),
+                run,
+            })
+            .collect();
+        total += found.len();
+        threefold += found.iter().filter(|f| f.run.threefold.is_some()).count();
+        match args.format {
+            ScanFormat::Json => outln!("{}", game_json(&name, number, game, &found)),
+            ScanFormat::Text => out!(
+                "{}",
+                game_text(&name, &path, number, games.len(), game, &found, lang)
+            ),
+        }
+    }
+    if args.format == ScanFormat::Text {
+        let games_scanned = if only.is_some() { 1 } else { games.len() };
+        outln!(
+            "{}",
+            lang.label(
+                &format!("共{games_scanned}局，{total}处重复，其中{threefold}处达三次。"),
+                &format!(
+                    "{games_scanned} game(s), {total} repetition(s), {threefold} reaching three occurrences."
+                ),
+            )
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn sides_text(r: &Ruling, lang: Lang) -> String {
+    [&r.red, &r.black]
+        .iter()
+        .map(|s| {
+            let (side, pattern, status) = (
+                words::side(lang, s.color),
+                words::pattern(lang, s.pattern),
+                words::allowed(lang, s.forbidden),
+            );
+            if lang == Lang::Zh {
+                format!("{side} {pattern}（{status}）")
+            } else {
+                format!("{side} {pattern} ({status})")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(if lang == Lang::Zh { "，" } else { "; " })
+}
+
+fn game_text(
+    name: &str,
+    path: &str,
+    number: usize,
+    count: usize,
+    game: &Game,
+    found: &[Found],
+    lang: Lang,
+) -> String {
+    let positions = game.positions();
+    let mut out = format!(
+        "{name} · {} — {}\n",
+        lang.label(
+            &format!("第{number}局（共{count}局）"),
+            &format!("game {number} of {count}")
+        ),
+        words::game_title(lang, &dispute::title(game), game.moves.len())
+    );
+    if found.is_empty() {
+        out.push_str(&format!(
+            "  {}\n\n",
+            lang.label("无重复局面", "no repeated position")
+        ));
+        return out;
+    }
+    for (k, f) in found.iter().enumerate() {
+        let first = MoveAt::new(game, &positions, f.run.first);
+        let mark = format!("  [{}] ", k + 1);
+        let indent = " ".repeat(width(&mark));
+        let begins = lang.label(
+            &format!("{}起重复（局面出现两次）", first.text(lang)),
+            &format!(
+                "repeats from {} (the position occurs twice)",
+                first.text(Lang::En)
+            ),
+        );
+        out.push_str(&format!("{mark}{begins}\n"));
+        if let Some(p) = f.run.threefold {
+            let at = MoveAt::new(game, &positions, p);
+            out.push_str(&format!(
+                "{indent}{}\n",
+                lang.label(
+                    &format!("{}：同一局面第三次出现", at.text(lang)),
+                    &format!("three times after {}", at.text(Lang::En)),
+                )
+            ));
+        }
+        let r = &f.ruling;
+        if let Some(first_move) = r.moves.first() {
+            let summary = words::cycle_summary(
+                lang,
+                (
+                    first_move.round,
+                    first_move.color,
+                    &first_move.chinese,
+                    &first_move.iccs,
+                ),
+                r.cycle_length,
+                r.repetitions,
+            );
+            for line in summary {
+                out.push_str(&format!("{indent}{line}\n"));
+            }
+        }
+        out.push_str(&format!(
+            "{indent}{}{}{}\n",
+            lang.label("裁决", "verdict"),
+            words::colon(lang),
+            words::verdict(lang, r.verdict)
+        ));
+        if r.verdict != rules::Verdict::NoRepetition {
+            out.push_str(&format!("{indent}{}\n", sides_text(r, lang)));
+        }
+        if f.run.threefold.is_none() {
+            for line in words::two_occurrences(lang) {
+                out.push_str(&format!("{indent}{line}\n"));
+            }
+        }
+        if f.run.most > 3 || f.run.last > f.run.ruled_at {
+            let last = MoveAt::new(game, &positions, f.run.last);
+            out.push_str(&format!(
+                "{indent}{}\n",
+                lang.label(
+                    &format!(
+                        "重复持续到{}，同一局面最多出现{}次",
+                        last.text(lang),
+                        f.run.most
+                    ),
+                    &format!(
+                        "the run goes on to {}; one position occurs up to {} times",
+                        last.text(Lang::En),
+                        f.run.most
+                    ),
+                )
+            ));
+        }
+        let at = MoveAt::new(game, &positions, f.run.ruled_at);
+        let side = if at.color == Color::Red { 'r' } else { 'b' };
+        out.push_str(&format!(
+            "{indent}qili judge --pgn {path} --game {number} --at {}{side}\n",
+            at.round
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+fn game_json(name: &str, number: usize, game: &Game, found: &[Found]) -> serde_json::Value {
+    let positions = game.positions();
+    let at = |p: usize| MoveAt::new(game, &positions, p).json();
+    let list: Vec<serde_json::Value> = found
+        .iter()
+        .map(|f| {
+            let r = &f.ruling;
+            let side = |s: &rules::SideReport| {
+                serde_json::json!({ "pattern": s.pattern.name(), "forbidden": s.forbidden })
+            };
+            let repeated = r.verdict != rules::Verdict::NoRepetition;
+            serde_json::json!({
+                "first": at(f.run.first),
+                "threefold": f.run.threefold.map(at),
+                "last": at(f.run.last),
+                "most": f.run.most,
+                "ruled_at": at(f.run.ruled_at),
+                "repetitions": r.repetitions,
+                "cycle": repeated.then(|| serde_json::json!({
+                    "start": at(r.cycle_start),
+                    "length": r.cycle_length,
+                })),
+                "verdict": r.verdict.name(),
+                "red": repeated.then(|| side(&r.red)),
+                "black": repeated.then(|| side(&r.black)),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "record": name,
+        "game": number,
+        "title": dispute::title(game),
+        "plies": game.moves.len(),
+        "repetitions": list,
+    })
+}

@@ -1,0 +1,582 @@
+//! HTTP/1.1 beside gRPC on the same port: gRPC-Web for browsers, the JSON API (the proto3 JSON
+//! mapping of the gRPC messages, answered by the same `Qili` handlers, so limits, deadlines,
+//! errors and logs are the same), board diagrams as SVG, and the consult page at `/`.
+//!
+//! | route | what |
+//! |---|---|
+//! | `POST /v1/adjudicate` | `AdjudicateRequest` → `Ruling` |
+//! | `POST /v1/analyze` | `AnalyzeRequest` → `AnalyzeResponse` |
+//! | `GET /v1/rulesets` | `ListRulesetsResponse` |
+//! | `GET /v1/board.svg?fen=…&move=…&lang=…` | the position (after the move, with its checks and chases drawn) |
+//! | `GET /` | the consult page; `POST /desk/record` and `POST /desk/ruling` serve it |
+//!
+//! Errors are the proto's `Error` message in JSON (`code`, `field`, `ply`, `message`) with HTTP
+//! 400 (INVALID_ARGUMENT), 413 (RESOURCE_EXHAUSTED), 504 (DEADLINE_EXCEEDED), 404, 405 or 500.
+
+use super::config::ServiceConfig;
+use super::failure::{FIELD_KEY, Failure, PLY_KEY, abridge};
+use super::handler::QiliService;
+use super::pb;
+use super::pb::qili_server::Qili;
+use crate::dispute::{At, Dispute, round_of, split_moves};
+use crate::position::Position;
+use crate::rules::{Request as RulingRequest, RequestError};
+use crate::sheet::{self, Lang};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use base64::Engine;
+use serde::Deserialize;
+use tonic::Code;
+use tonic::codegen::http::{HeaderMap, HeaderValue, StatusCode, header};
+use tonic::service::Routes;
+
+const PAGE: &str = include_str!("page/index.html");
+const PAGE_STYLE: &str = include_str!("page/desk.css");
+const PAGE_SCRIPT: &str = include_str!("page/desk.js");
+
+/// The gRPC `routes` (wrapped for gRPC-Web) together with the HTTP routes of this module.
+pub fn routes(grpc: Routes, service: QiliService, config: &ServiceConfig) -> Routes {
+    let grpc = grpc
+        .into_axum_router()
+        .layer(tonic_web::GrpcWebLayer::new());
+    let http = Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", PAGE) }),
+        )
+        .route(
+            "/desk.css",
+            get(|| async { asset("text/css; charset=utf-8", PAGE_STYLE) }),
+        )
+        .route(
+            "/desk.js",
+            get(|| async { asset("text/javascript; charset=utf-8", PAGE_SCRIPT) }),
+        )
+        .route(
+            "/sheet.css",
+            get(|| async { asset("text/css; charset=utf-8", sheet::STYLE) }),
+        )
+        .route(
+            "/steps.js",
+            get(|| async { asset("text/javascript; charset=utf-8", sheet::SCRIPT) }),
+        )
+        .route("/v1/adjudicate", post(adjudicate))
+        .route("/v1/analyze", post(analyze))
+        .route("/v1/rulesets", get(rulesets))
+        .route("/v1/board.svg", get(board))
+        .route("/desk/record", post(record))
+        .route("/desk/ruling", post(desk_ruling))
+        .method_not_allowed_fallback(wrong_method)
+        .layer(DefaultBodyLimit::max(config.max_message_bytes))
+        .with_state(service);
+    Routes::from(grpc.merge(http).fallback(not_found))
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+/// A failed HTTP call: its gRPC code and the proto's `Error` message.
+struct HttpError {
+    code: Code,
+    error: pb::Error,
+}
+
+impl HttpError {
+    fn new(code: Code, field: &str, ply: Option<usize>, message: String) -> HttpError {
+        let pb_code = match code {
+            Code::InvalidArgument => pb::ErrorCode::InvalidArgument,
+            Code::DeadlineExceeded => pb::ErrorCode::DeadlineExceeded,
+            Code::ResourceExhausted => pb::ErrorCode::ResourceExhausted,
+            Code::Internal => pb::ErrorCode::Internal,
+            _ => pb::ErrorCode::Unspecified,
+        };
+        HttpError {
+            code,
+            error: pb::Error {
+                code: pb_code.into(),
+                field: field.to_string(),
+                ply: ply.map(|p| u32::try_from(p).unwrap_or(u32::MAX)),
+                message,
+            },
+        }
+    }
+
+    fn invalid(field: &str, message: String) -> HttpError {
+        HttpError::new(Code::InvalidArgument, field, None, message)
+    }
+
+    /// The error of a `Qili` handler, with the field and ply its trailers carry.
+    fn from_status(status: &tonic::Status) -> HttpError {
+        let meta = status.metadata();
+        let field = meta
+            .get(FIELD_KEY)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        let ply = meta
+            .get(PLY_KEY)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok());
+        HttpError::new(status.code(), field, ply, status.message().to_string())
+    }
+
+    fn status(&self) -> StatusCode {
+        match self.code {
+            Code::InvalidArgument | Code::OutOfRange | Code::FailedPrecondition => {
+                StatusCode::BAD_REQUEST
+            }
+            Code::ResourceExhausted => StatusCode::PAYLOAD_TOO_LARGE,
+            Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+            Code::NotFound | Code::Unimplemented => StatusCode::NOT_FOUND,
+            Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<Failure> for HttpError {
+    fn from(f: Failure) -> HttpError {
+        HttpError::new(f.code, f.field.unwrap_or_default(), f.ply, f.message)
+    }
+}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        json(self.status(), &self.error)
+    }
+}
+
+fn json(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(bytes) => (
+            status,
+            [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+            bytes,
+        )
+            .into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("cannot write JSON: {e}"),
+        )
+            .into_response(),
+    }
+}
+
+async fn not_found(uri: tonic::codegen::http::Uri) -> HttpError {
+    let path = uri.path();
+    HttpError::new(
+        Code::NotFound,
+        "",
+        None,
+        abridge(
+            &format!(
+                "no such page or call: {path:?}; see GET / (the page), POST /v1/adjudicate, POST /v1/analyze, GET /v1/rulesets, GET /v1/board.svg"
+            ),
+            path,
+        ),
+    )
+}
+
+async fn wrong_method(
+    method: tonic::codegen::http::Method,
+    uri: tonic::codegen::http::Uri,
+) -> Response {
+    let path = uri.path();
+    let error = pb::Error {
+        code: pb::ErrorCode::Unspecified.into(),
+        field: String::new(),
+        ply: None,
+        message: abridge(
+            &format!(
+                "{method} {path:?}: not allowed here (the /v1 calls that take a body are POST, the others GET)"
+            ),
+            path,
+        ),
+    };
+    json(StatusCode::METHOD_NOT_ALLOWED, &error)
+}
+
+/// The body, or RESOURCE_EXHAUSTED when it is over the size limit.
+fn body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, HttpError> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            HttpError::new(
+                Code::ResourceExhausted,
+                "",
+                None,
+                "request: the body is larger than the limit (qili serve --max-message-bytes)"
+                    .to_string(),
+            )
+        } else {
+            HttpError::invalid("", format!("request: cannot read the body: {e}"))
+        }
+    })
+}
+
+/// A message from its JSON (proto3 mapping, or the page's own requests); a bad one is
+/// INVALID_ARGUMENT naming the field (`moves` and its index for a bad move).
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HttpError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let mut segments = e.path().iter();
+        let field = match segments.next() {
+            Some(serde_path_to_error::Segment::Map { key }) => snake_case(key),
+            _ => String::new(),
+        };
+        let ply = match segments.next() {
+            Some(serde_path_to_error::Segment::Seq { index }) => Some(*index),
+            _ => None,
+        };
+        let inner = e.into_inner();
+        let name = if field.is_empty() { "request" } else { &field };
+        let at = ply.map_or(String::new(), |p| format!("[{p}]"));
+        let message = abridge(&format!("{name}{at}: {inner}"), "");
+        HttpError::new(Code::InvalidArgument, &field, ply, message)
+    })
+}
+
+/// `toldToChange` → `told_to_change`: errors name fields as the proto does.
+fn snake_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    abridge(&out, &out)
+}
+
+/// A `tonic::Request` for a handler, with the caller's `grpc-timeout` header if it sent one.
+fn grpc_request<T>(message: T, headers: &HeaderMap) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if let Some(v) = headers
+        .get("grpc-timeout")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+    {
+        request.metadata_mut().insert("grpc-timeout", v);
+    }
+    request
+}
+
+async fn adjudicate(
+    State(service): State<QiliService>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<Response, HttpError> {
+    let request: pb::AdjudicateRequest = decode(&body(raw)?)?;
+    let ruling = Qili::adjudicate(&service, grpc_request(request, &headers))
+        .await
+        .map_err(|s| HttpError::from_status(&s))?;
+    Ok(json(StatusCode::OK, ruling.get_ref()))
+}
+
+async fn analyze(
+    State(service): State<QiliService>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<Response, HttpError> {
+    let request: pb::AnalyzeRequest = decode(&body(raw)?)?;
+    let answer = Qili::analyze(&service, grpc_request(request, &headers))
+        .await
+        .map_err(|s| HttpError::from_status(&s))?;
+    Ok(json(StatusCode::OK, answer.get_ref()))
+}
+
+async fn rulesets(State(service): State<QiliService>) -> Result<Response, HttpError> {
+    let answer = Qili::list_rulesets(&service, tonic::Request::new(pb::ListRulesetsRequest {}))
+        .await
+        .map_err(|s| HttpError::from_status(&s))?;
+    Ok(json(StatusCode::OK, answer.get_ref()))
+}
+
+/// The language named in a query or form (`zh`, `en`, `both`; empty: both).
+fn lang(name: &str) -> Result<(Lang, pb::Language), HttpError> {
+    match name.trim() {
+        "" | "both" => Ok((Lang::Both, pb::Language::Both)),
+        "zh" => Ok((Lang::Zh, pb::Language::Zh)),
+        "en" => Ok((Lang::En, pb::Language::En)),
+        other => Err(HttpError::invalid(
+            "lang",
+            abridge(
+                &format!("lang: unknown language {other:?}: expected zh, en or both"),
+                other,
+            ),
+        )),
+    }
+}
+
+/// The notation named in a query (`auto`, `iccs`, `wxf`, `chinese`; empty: auto).
+fn notation(name: &str) -> Result<pb::Notation, HttpError> {
+    match name.trim() {
+        "" | "auto" => Ok(pb::Notation::Auto),
+        "iccs" => Ok(pb::Notation::Iccs),
+        "wxf" => Ok(pb::Notation::Wxf),
+        "chinese" => Ok(pb::Notation::Chinese),
+        other => Err(HttpError::invalid(
+            "notation",
+            abridge(
+                &format!(
+                    "notation: unknown notation {other:?}: expected auto, iccs, wxf or chinese"
+                ),
+                other,
+            ),
+        )),
+    }
+}
+
+/// The query of `GET /v1/board.svg`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct BoardQuery {
+    fen: String,
+    #[serde(rename = "move")]
+    mv: String,
+    notation: String,
+    ruleset: String,
+    lang: String,
+}
+
+async fn board(
+    State(service): State<QiliService>,
+    headers: HeaderMap,
+    query: Result<Query<BoardQuery>, QueryRejection>,
+) -> Result<Response, HttpError> {
+    let Query(q) = query.map_err(|e| HttpError::invalid("", format!("request: bad query: {e}")))?;
+    let (lang, language) = lang(&q.lang)?;
+    let svg = if q.mv.trim().is_empty() {
+        let position = if q.fen.trim().is_empty() {
+            Position::start()
+        } else {
+            Position::from_fen(&q.fen)
+                .map_err(|e| HttpError::from(Failure::from(RequestError::from(e))))?
+        };
+        crate::diagram::Diagram::new(&position).title(&q.fen).svg()
+    } else {
+        let request = pb::AnalyzeRequest {
+            request_id: String::new(),
+            fen: q.fen,
+            r#move: q.mv,
+            notation: notation(&q.notation)?.into(),
+            ruleset: q.ruleset,
+            defensive_key_point: None,
+            language: language.into(),
+        };
+        let answer = Qili::analyze(&service, grpc_request(request, &headers))
+            .await
+            .map_err(|s| HttpError::from_status(&s))?
+            .into_inner();
+        let after = Position::from_fen(&answer.fen).map_err(|e| {
+            HttpError::new(
+                Code::Internal,
+                "",
+                None,
+                format!("the analysed position cannot be read back: {e}"),
+            )
+        })?;
+        match &answer.r#move {
+            Some(m) => sheet::move_diagram(&after, m, lang).svg(),
+            None => crate::diagram::Diagram::new(&after).svg(),
+        }
+    };
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("image/svg+xml; charset=utf-8"),
+        )],
+        svg,
+    )
+        .into_response())
+}
+
+/// A yes/no per side, as the page sends it.
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(default)]
+struct Sides {
+    red: bool,
+    black: bool,
+}
+
+impl From<Sides> for pb::BySide {
+    fn from(s: Sides) -> pb::BySide {
+        pb::BySide {
+            red: s.red,
+            black: s.black,
+        }
+    }
+}
+
+/// What the consult page sends: a record (base64 of its bytes, any encoding) or a FEN and
+/// moves, and the options.
+#[derive(Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+struct DeskRequest {
+    fen: String,
+    moves: String,
+    record: String,
+    name: String,
+    game: Option<usize>,
+    at: String,
+    ruleset: String,
+    told_to_change: Sides,
+    key_point: Sides,
+    lang: String,
+}
+
+fn record_bytes(text: &str) -> Result<Vec<u8>, HttpError> {
+    base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .map_err(|e| HttpError::invalid("record", format!("record: not base64: {e}")))
+}
+
+fn record_name(name: &str) -> String {
+    let name = name.trim();
+    if name.is_empty() {
+        "record".to_string()
+    } else {
+        super::failure::abridge_text(name).into_owned()
+    }
+}
+
+/// Runs `work` (reading a record: parsing and checking every move of every game) on the blocking
+/// pool, so a large record cannot stall the transport.
+async fn off_executor<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, HttpError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        HttpError::new(
+            Code::Internal,
+            "",
+            None,
+            format!("reading the record failed: {e}"),
+        )
+    })
+}
+
+/// The games of a record, for the page's game list.
+#[derive(serde::Serialize)]
+struct GameInfo {
+    number: usize,
+    title: String,
+    plies: usize,
+    last_round: u32,
+}
+
+async fn record(raw: Result<Bytes, BytesRejection>) -> Result<Response, HttpError> {
+    let request: DeskRequest = decode(&body(raw)?)?;
+    let bytes = record_bytes(&request.record)?;
+    let games = off_executor(move || crate::dispute::read_record(&bytes))
+        .await?
+        .map_err(|e| HttpError::invalid("record", format!("record: {e}")))?;
+    let list: Vec<GameInfo> = games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| GameInfo {
+            number: i + 1,
+            title: crate::dispute::title(g),
+            plies: g.moves.len(),
+            last_round: g
+                .moves
+                .len()
+                .checked_sub(1)
+                .map_or(0, |p| round_of(&g.start, p).0),
+        })
+        .collect();
+    Ok(json(StatusCode::OK, &serde_json::json!({ "games": list })))
+}
+
+/// Rules on what the page sent and answers the ruling sheet as an HTML fragment.
+async fn desk_ruling(
+    State(service): State<QiliService>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<Response, HttpError> {
+    let q: DeskRequest = decode(&body(raw)?)?;
+    let (lang, language) = lang(&q.lang)?;
+    let from_record = !q.record.trim().is_empty();
+    let dispute = if from_record {
+        let at = match q.at.trim() {
+            "" => None,
+            text => Some(
+                text.parse::<At>()
+                    .map_err(|e| HttpError::invalid("at", abridge(&format!("at: {e}"), text)))?,
+            ),
+        };
+        let bytes = record_bytes(&q.record)?;
+        let (name, game) = (record_name(&q.name), q.game);
+        let read = off_executor(move || Dispute::from_record(&name, &bytes, game, at)).await?;
+        let dispute = read.map_err(|e| {
+            let field = match e {
+                crate::dispute::DisputeError::Record(_) => "record",
+                crate::dispute::DisputeError::NotInGame { .. } => "at",
+                _ => "game",
+            };
+            HttpError::invalid(field, abridge(&format!("{field}: {e}"), ""))
+        })?;
+        Some(dispute)
+    } else if !q.at.trim().is_empty() {
+        return Err(HttpError::invalid(
+            "at",
+            "at: applies to a record; with typed moves, type the moves up to the disputed moment"
+                .to_string(),
+        ));
+    } else {
+        None
+    };
+    let moves = split_moves(&q.moves);
+    let request = pb::AdjudicateRequest {
+        request_id: String::new(),
+        fen: dispute
+            .as_ref()
+            .map_or_else(|| q.fen.clone(), |d| d.start.fen()),
+        moves: dispute
+            .as_ref()
+            .map_or_else(|| moves.clone(), Dispute::iccs),
+        notation: if from_record {
+            pb::Notation::Iccs
+        } else {
+            pb::Notation::Auto
+        }
+        .into(),
+        ruleset: q.ruleset.clone(),
+        told_to_change: Some(q.told_to_change.into()),
+        defensive_key_point: Some(q.key_point.into()),
+        language: language.into(),
+        detail: pb::Detail::Full.into(),
+    };
+    let ruling = Qili::adjudicate(&service, grpc_request(request, &headers))
+        .await
+        .map_err(|s| HttpError::from_status(&s))?
+        .into_inner();
+    let dispute = match dispute {
+        Some(d) => d,
+        None => {
+            // The handler accepted these moves, so they read the same here.
+            let typed = RulingRequest {
+                fen: q.fen,
+                moves,
+                ..RulingRequest::default()
+            };
+            let (start, moves) = typed
+                .parse()
+                .map_err(|e| HttpError::from(Failure::from(e)))?;
+            Dispute {
+                start,
+                moves,
+                source: None,
+            }
+        }
+    };
+    Ok((
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        sheet::ruling_fragment(&ruling, &dispute, lang),
+    )
+        .into_response())
+}

@@ -1,0 +1,836 @@
+//! The arbiter's desk through `qili serve`: the JSON API and gRPC-Web over HTTP/1.1 on the gRPC
+//! port (status codes, error bodies), and the consult page in headless Chromium (a corpus case,
+//! an uploaded GBK record, a bad FEN's field error, a screenshot under target/).
+//!
+//! The browser tests need Debian's `chromium` and `chromium-driver` (`.ci/run` installs them);
+//! without them they fail saying so, unless `QILI_SKIP_BROWSER=1` is set.
+
+mod common;
+
+use common::Server;
+use http_body_util::{BodyExt, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use prost::Message;
+use prost::bytes::Bytes;
+use qili::service::pb;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tonic::codegen::http::{HeaderMap, Method, Request, StatusCode};
+
+/// An HTTP/1.1 client for the server at `addr`.
+struct Http {
+    client: Client<HttpConnector, Full<Bytes>>,
+    base: String,
+}
+
+/// What came back: status, headers and the whole body.
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+impl Answer {
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn content_type(&self) -> &str {
+        self.headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+
+    /// Asserts an error answer: the HTTP status, the proto `Error` code, and the field.
+    fn assert_error(&self, status: u16, code: &str, field: &str) -> serde_json::Value {
+        assert_eq!(self.status.as_u16(), status, "{}", self.text());
+        assert!(self.content_type().starts_with("application/json"));
+        let e = self.json();
+        assert_eq!(e["code"], code, "{e}");
+        assert_eq!(e["field"], field, "{e}");
+        e
+    }
+}
+
+impl Http {
+    fn new(server: &Server) -> Http {
+        Http {
+            client: Client::builder(TokioExecutor::new()).build_http(),
+            base: server.url(),
+        }
+    }
+
+    async fn send(&self, method: Method, path: &str, content_type: &str, body: Vec<u8>) -> Answer {
+        let request = Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.base))
+            .header("content-type", content_type)
+            .body(Full::new(Bytes::from(body)))
+            .expect("request");
+        let response = self.client.request(request).await.expect("HTTP/1.1 answer");
+        assert_eq!(response.version(), tonic::codegen::http::Version::HTTP_11);
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        Answer {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    async fn get(&self, path: &str) -> Answer {
+        self.send(Method::GET, path, "text/plain", Vec::new()).await
+    }
+
+    async fn post(&self, path: &str, json: &serde_json::Value) -> Answer {
+        self.send(
+            Method::POST,
+            path,
+            "application/json",
+            json.to_string().into_bytes(),
+        )
+        .await
+    }
+}
+
+fn cases() -> Vec<qili::corpus::Case> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cases");
+    qili::corpus::load(&dir).expect("the corpus loads")
+}
+
+/// `red_must_change` → `VERDICT_RED_MUST_CHANGE`.
+fn verdict_json(v: qili::rules::Verdict) -> String {
+    format!("VERDICT_{}", v.name().to_uppercase())
+}
+
+#[tokio::test]
+async fn the_json_api_rules_every_corpus_case_and_names_the_field_of_bad_input() {
+    let server = Server::start();
+    let http = Http::new(&server);
+
+    let list = http.get("/v1/rulesets").await;
+    assert_eq!(list.status, StatusCode::OK);
+    let list = list.json();
+    assert_eq!(list["rulesets"][0]["name"], "cxa1999");
+    assert_eq!(list["rulesets"][0]["isDefault"], true);
+
+    let cases = cases();
+    assert!(!cases.is_empty());
+    for case in &cases {
+        let request = serde_json::to_value(qili::service::convert::case_request(case))
+            .expect("a request in JSON");
+        let answer = http.post("/v1/adjudicate", &request).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::OK,
+            "{}: {}",
+            case.id,
+            answer.text()
+        );
+        let ruling = answer.json();
+        assert_eq!(ruling["requestId"], case.id.as_str());
+        let v = case.expected.verdict;
+        assert_eq!(ruling["verdict"], verdict_json(v).as_str(), "{}", case.id);
+        // It reads back into the API's message, as a gRPC client would get it.
+        let _: pb::Ruling = serde_json::from_slice(&answer.body).expect("a Ruling");
+    }
+
+    let fen = "4k4/9/6n2/6p2/7P1/9/9/7C1/9/3K5 w";
+    let bad_fen = http
+        .post(
+            "/v1/adjudicate",
+            &serde_json::json!({"fen": "4k4/9/6n2 w", "moves": ["h2g2"]}),
+        )
+        .await;
+    let e = bad_fen.assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "fen");
+    assert!(
+        e["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("fen: ")),
+        "{e}"
+    );
+
+    let bad_move = http
+        .post(
+            "/v1/adjudicate",
+            &serde_json::json!({"fen": fen, "moves": ["h2g2", "g7h9", "g2h2", "h9h7"]}),
+        )
+        .await;
+    let e = bad_move.assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "moves");
+    assert_eq!(e["ply"], 3, "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("moves[3] \"h9h7\": "))
+    );
+
+    let not_a_string = http
+        .post("/v1/adjudicate", &serde_json::json!({"moves": ["h2e2", 7]}))
+        .await;
+    let e = not_a_string.assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "moves");
+    assert_eq!(e["ply"], 1, "{e}");
+    for (body, field) in [
+        (
+            serde_json::json!({"toldToChange": {"red": "yes"}}),
+            "told_to_change",
+        ),
+        (serde_json::json!({"ruleset": "fide"}), "ruleset"),
+        (
+            serde_json::json!({"language": "LANGUAGE_KLINGON"}),
+            "language",
+        ),
+    ] {
+        http.post("/v1/adjudicate", &body).await.assert_error(
+            400,
+            "ERROR_CODE_INVALID_ARGUMENT",
+            field,
+        );
+    }
+    let garbage = http
+        .send(
+            Method::POST,
+            "/v1/adjudicate",
+            "application/json",
+            b"moves: h2e2".to_vec(),
+        )
+        .await;
+    garbage.assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "");
+
+    let analysis = http
+        .post(
+            "/v1/analyze",
+            &serde_json::json!({"fen": "4k4/R8/9/9/9/9/9/9/9/3K5 w", "move": "a8a9"}),
+        )
+        .await;
+    assert_eq!(analysis.status, StatusCode::OK, "{}", analysis.text());
+    assert_eq!(analysis.json()["move"]["kind"], "MOVE_KIND_CHECK");
+    http.post("/v1/analyze", &serde_json::json!({"move": "a0a9"}))
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "move");
+
+    let board = http
+        .get("/v1/board.svg?fen=4k4/R8/9/9/9/9/9/9/9/3K5%20w&move=a8a9&lang=en")
+        .await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.text());
+    assert!(board.content_type().starts_with("image/svg+xml"));
+    let svg = board.text();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("class=\"arrow check\""),
+        "{svg}"
+    );
+    let plain = http.get("/v1/board.svg").await;
+    assert_eq!(plain.status, StatusCode::OK);
+    assert_eq!(plain.text().matches("class=\"piece ").count(), 32);
+    http.get("/v1/board.svg?fen=9%20w").await.assert_error(
+        400,
+        "ERROR_CODE_INVALID_ARGUMENT",
+        "fen",
+    );
+    http.get("/v1/board.svg?lang=fr").await.assert_error(
+        400,
+        "ERROR_CODE_INVALID_ARGUMENT",
+        "lang",
+    );
+    http.get("/v1/board.svg?move=a0a9").await.assert_error(
+        400,
+        "ERROR_CODE_INVALID_ARGUMENT",
+        "move",
+    );
+
+    let wrong = http.get("/v1/adjudicate").await;
+    assert_eq!(wrong.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(
+        wrong.json()["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("POST"))
+    );
+    let missing = http.get("/v2/nothing").await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(
+        missing.json()["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("/v2/nothing"))
+    );
+
+    let page = http.get("/").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.content_type().starts_with("text/html"));
+    assert!(page.text().contains("<form id=\"dispute\""));
+    for asset in ["/desk.css", "/desk.js", "/sheet.css", "/steps.js"] {
+        assert_eq!(http.get(asset).await.status, StatusCode::OK, "{asset}");
+    }
+
+    // The JSON calls are logged as the gRPC ones are (the log is read by a thread: wait for it).
+    let logged =
+        |l: &String| l.contains("\"rpc\":\"Adjudicate\"") && l.contains("\"field\":\"fen\"");
+    let start = Instant::now();
+    while !server.log().iter().any(logged) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no log line for the bad FEN among {} lines",
+            server.log().len()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_json_api_answers_413_and_504_for_the_limits_and_the_deadline() {
+    let server = Server::start_with(&["--max-message-bytes", "400", "--max-moves", "4"]);
+    let http = Http::new(&server);
+    let big = serde_json::json!({"fen": "x".repeat(500)});
+    http.post("/v1/adjudicate", &big)
+        .await
+        .assert_error(413, "ERROR_CODE_RESOURCE_EXHAUSTED", "");
+    let many = serde_json::json!({"moves": ["h2e2", "h9g7", "e2h2", "g7h9", "h2e2"]});
+    let e = http.post("/v1/adjudicate", &many).await.assert_error(
+        413,
+        "ERROR_CODE_RESOURCE_EXHAUSTED",
+        "moves",
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("--max-moves")),
+        "{e}"
+    );
+
+    let late = Server::start_with(&["--deadline-ms", "0"]);
+    let http = Http::new(&late);
+    let e = http
+        .post("/v1/adjudicate", &serde_json::json!({"moves": ["h2e2"]}))
+        .await
+        .assert_error(504, "ERROR_CODE_DEADLINE_EXCEEDED", "");
+    assert!(
+        e["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("deadline")),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn the_pages_own_calls_read_records_and_name_the_field_of_bad_input() {
+    use base64::Engine;
+    let server = Server::start();
+    let http = Http::new(&server);
+    let encode = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
+    let game = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\
+                1. 车九进一 将５进１ 2. 车九退一 将５退１ 3. 车九进一 将５进１ 4. 车九退一 将５退１ *\n";
+    let two = format!("{game}\n{game}");
+    let list = http
+        .post("/desk/record", &serde_json::json!({"record": encode(&two)}))
+        .await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text());
+    let games = list.json();
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(2), "{games}");
+    assert_eq!(games["games"][1]["plies"], 8);
+    assert_eq!(games["games"][1]["last_round"], 4);
+
+    let sheet = http
+        .post(
+            "/desk/ruling",
+            &serde_json::json!({"record": encode(&two), "game": 2, "at": "ply:7", "lang": "en"}),
+        )
+        .await;
+    assert_eq!(sheet.status, StatusCode::OK, "{}", sheet.text());
+    assert!(sheet.content_type().starts_with("text/html"));
+    let html = sheet.text();
+    assert!(html.starts_with("<article class=\"qili-sheet\""), "{html}");
+    assert!(
+        html.contains("game 2 of 2") && html.contains("<svg"),
+        "{html}"
+    );
+
+    for (body, field) in [
+        (serde_json::json!({"record": "not base64!"}), "record"),
+        (serde_json::json!({"record": encode(&two)}), "game"),
+        (
+            serde_json::json!({"record": encode(game), "at": "99"}),
+            "at",
+        ),
+        (
+            serde_json::json!({"record": encode(game), "at": "later"}),
+            "at",
+        ),
+        (
+            serde_json::json!({"record": encode("1. 车九进九 *")}),
+            "record",
+        ),
+        (serde_json::json!({"moves": "h2e2", "at": "3"}), "at"),
+        (serde_json::json!({"fen": "9 w", "moves": "h2e2"}), "fen"),
+        (serde_json::json!({"moves": "h2e2", "lang": "fr"}), "lang"),
+        (
+            serde_json::json!({"moves": "h2e2", "colour": "red"}),
+            "colour",
+        ),
+    ] {
+        let path = if field == "record" && body.get("at").is_none() && body.get("game").is_none() {
+            "/desk/record"
+        } else {
+            "/desk/ruling"
+        };
+        http.post(path, &body)
+            .await
+            .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", field);
+    }
+}
+
+/// A gRPC-Web body: the message in one data frame.
+fn grpc_web_frame(message: &impl Message) -> Vec<u8> {
+    let bytes = message.encode_to_vec();
+    let mut out = vec![0u8];
+    out.extend_from_slice(&u32::try_from(bytes.len()).expect("small").to_be_bytes());
+    out.extend_from_slice(&bytes);
+    out
+}
+
+/// The data frames and the trailers (`name:value` lines) of a gRPC-Web answer.
+fn grpc_web_frames(body: &[u8]) -> (Vec<Vec<u8>>, String) {
+    let (mut data, mut trailers) = (Vec::new(), String::new());
+    let mut rest = body;
+    while rest.len() >= 5 {
+        let flag = rest[0];
+        let len = u32::from_be_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
+        let frame = &rest[5..5 + len];
+        if flag & 0x80 != 0 {
+            trailers.push_str(&String::from_utf8_lossy(frame));
+        } else {
+            data.push(frame.to_vec());
+        }
+        rest = &rest[5 + len..];
+    }
+    assert!(rest.is_empty(), "a cut frame");
+    (data, trailers)
+}
+
+#[tokio::test]
+async fn grpc_web_answers_over_http1_on_the_grpc_port() {
+    let server = Server::start();
+    let http = Http::new(&server);
+    let answer = http
+        .send(
+            Method::POST,
+            "/qili.v1.Qili/ListRulesets",
+            "application/grpc-web+proto",
+            grpc_web_frame(&pb::ListRulesetsRequest {}),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(answer.content_type().starts_with("application/grpc-web"));
+    let (data, trailers) = grpc_web_frames(&answer.body);
+    assert!(trailers.contains("grpc-status:0"), "{trailers}");
+    let list = pb::ListRulesetsResponse::decode(data[0].as_slice()).expect("a message");
+    assert_eq!(list.rulesets.len(), 3);
+
+    let bad = pb::AdjudicateRequest {
+        fen: "4k4/9 w".into(),
+        moves: vec!["h2e2".into()],
+        ..Default::default()
+    };
+    let answer = http
+        .send(
+            Method::POST,
+            "/qili.v1.Qili/Adjudicate",
+            "application/grpc-web+proto",
+            grpc_web_frame(&bad),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    // An error before any message comes as headers only (trailers-only); else as a trailer frame.
+    let (data, trailers) = grpc_web_frames(&answer.body);
+    assert!(data.is_empty());
+    let header = |name: &str| {
+        answer
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let status = header("grpc-status").or_else(|| {
+        trailers
+            .lines()
+            .find_map(|l| l.strip_prefix("grpc-status:").map(|s| s.trim().to_string()))
+    });
+    assert_eq!(
+        status.as_deref(),
+        Some("3"),
+        "{:?} {trailers}",
+        answer.headers
+    );
+    let field = header("qili-field").or_else(|| {
+        trailers
+            .lines()
+            .find_map(|l| l.strip_prefix("qili-field:").map(|s| s.trim().to_string()))
+    });
+    assert_eq!(field.as_deref(), Some("fen"));
+
+    // Plain gRPC (HTTP/2) on the same port is unchanged.
+    let mut client = pb::qili_client::QiliClient::new(common::channel(&server.url()).await);
+    let list = client
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .expect("gRPC");
+    assert_eq!(list.get_ref().rulesets.len(), 3);
+}
+
+// ---- The consult page in headless Chromium ----
+
+/// One browser test at a time: each runs its own Chromium.
+static BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A `chromedriver` child on a free loopback port, killed on drop.
+struct Driver {
+    child: Child,
+    port: u16,
+    profile: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // chromedriver leads its own process group, Chromium included: a test that failed before
+        // closing its session leaves no browser behind.
+        let _ = Command::new("kill")
+            .args(["-KILL", &format!("-{}", self.child.id())])
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+fn program(var: &str, default: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| default.to_string())
+}
+
+/// `None` when QILI_SKIP_BROWSER is set; else the driver, or a failure saying what to install.
+fn driver(name: &str) -> Option<Driver> {
+    if std::env::var_os("QILI_SKIP_BROWSER").is_some_and(|v| !v.is_empty() && v != "0") {
+        eprintln!("{name}: skipped (QILI_SKIP_BROWSER is set)");
+        return None;
+    }
+    let chromium = program("QILI_CHROMIUM", "/usr/bin/chromium");
+    let chromedriver = program("QILI_CHROMEDRIVER", "/usr/bin/chromedriver");
+    for path in [&chromium, &chromedriver] {
+        assert!(
+            Path::new(path).exists(),
+            "{path} not found: the browser tests need Debian's chromium and chromium-driver \
+             (apt-get install chromium chromium-driver, as .ci/run does), or set \
+             QILI_SKIP_BROWSER=1 to skip them"
+        );
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = Command::new(&chromedriver)
+        .arg(format!("--port={port}"))
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let profile = std::env::temp_dir().join(format!("qili-chromium-{}-{port}", std::process::id()));
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "chromedriver did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(Driver {
+        child,
+        port,
+        profile,
+    })
+}
+
+/// A WebDriver session in headless Chromium with the flags this closed network needs.
+async fn browser(driver: &Driver) -> fantoccini::Client {
+    let chromium = program("QILI_CHROMIUM", "/usr/bin/chromium");
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        serde_json::json!({
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--disable-breakpad", "--disable-crash-reporter",
+                "--window-size=1280,2000",
+                format!("--user-data-dir={}", driver.profile.display()),
+            ]
+        }),
+    );
+    fantoccini::ClientBuilder::new(HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a Chromium session")
+}
+
+/// One browser test's world: its turn at the browser, chromedriver, `qili serve` and a Chromium
+/// session (dropped in that order, the turn last).
+struct Session {
+    client: fantoccini::Client,
+    server: Server,
+    _driver: Driver,
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+}
+
+/// The session of the browser test `name`, on the page; `None` when the browser tests are skipped.
+async fn session(name: &str) -> Option<Session> {
+    let turn = BROWSER.lock().await;
+    let driver = driver(name)?;
+    let server = Server::start();
+    let client = browser(&driver).await;
+    client.goto(&server.url()).await.expect("open the page");
+    Some(Session {
+        client,
+        server,
+        _driver: driver,
+        _turn: turn,
+    })
+}
+
+use fantoccini::Locator;
+
+/// Waits (at most 20 s) for the element `css` and returns it.
+async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {
+    client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css} never appeared: {e}"))
+}
+
+async fn attr(client: &fantoccini::Client, css: &str, name: &str) -> Option<String> {
+    wait_for(client, css).await.attr(name).await.expect("attr")
+}
+
+#[tokio::test]
+async fn the_page_rules_a_corpus_case_with_its_diagrams_and_steps_through_the_cycle() {
+    let Some(session) = session("the_page_rules_a_corpus_case").await else {
+        return;
+    };
+    let client = &session.client;
+    let case = cases()
+        .into_iter()
+        .find(|c| c.id == "c99-24.3-cannon-chases-horse-told")
+        .expect("the README's case");
+    wait_for(client, "#fen")
+        .await
+        .send_keys(&case.fen)
+        .await
+        .expect("type");
+    wait_for(client, "#moves")
+        .await
+        .send_keys(&case.moves.join(" "))
+        .await
+        .expect("type");
+    if case.told_to_change.red {
+        wait_for(client, "#told-red")
+            .await
+            .click()
+            .await
+            .expect("tick");
+    }
+    wait_for(client, "#rule")
+        .await
+        .click()
+        .await
+        .expect("submit");
+    let expected = case.expected.verdict.name();
+    let verdict = attr(client, "#result .qili-sheet", "data-verdict").await;
+    assert_eq!(verdict.as_deref(), Some(expected));
+    let line = wait_for(client, "#result .verdict-line").await;
+    assert!(!line.text().await.expect("text").is_empty());
+    let boards = client
+        .find_all(Locator::Css("#result svg.qili-board"))
+        .await
+        .expect("diagrams");
+    // The cycle's start and each of its moves.
+    assert_eq!(boards.len(), 1 + 4);
+    let pieces = client
+        .find_all(Locator::Css("#result figure.current svg .piece"))
+        .await
+        .expect("pieces");
+    assert!(pieces.len() >= 4, "the diagram shows the pieces");
+    // Step to the first cycle move: its diagram and its table row light up.
+    wait_for(client, "nav.stepper button.next")
+        .await
+        .click()
+        .await
+        .expect("next");
+    assert_eq!(
+        attr(client, "figure.step.current", "data-step")
+            .await
+            .as_deref(),
+        Some("1")
+    );
+    assert_eq!(
+        attr(client, "tr.current", "data-step").await.as_deref(),
+        Some("1")
+    );
+    let arrows = client
+        .find_all(Locator::Css("figure.current .arrow.chase"))
+        .await
+        .expect("arrows");
+    assert!(!arrows.is_empty(), "the chase is drawn");
+    client
+        .execute("window.scrollTo(0, 0)", Vec::new())
+        .await
+        .expect("scroll");
+    client
+        .execute("window.scrollTo(0, 0)", Vec::new())
+        .await
+        .expect("scroll");
+    let shot = client.screenshot().await.expect("a screenshot");
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("desk-page.png");
+    std::fs::write(&path, &shot).expect("write the screenshot");
+    assert!(shot.starts_with(b"\x89PNG"), "a PNG");
+    eprintln!("screenshot: {}", path.display());
+    client.clone().close().await.expect("close");
+}
+
+#[tokio::test]
+async fn the_page_rules_an_uploaded_gbk_record() {
+    let Some(session) = session("the_page_rules_an_uploaded_gbk_record").await else {
+        return;
+    };
+    let client = &session.client;
+    let record = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn/ccgc-20.pgn");
+    assert!(
+        std::str::from_utf8(&std::fs::read(&record).expect("read")).is_err(),
+        "the record is GBK"
+    );
+    wait_for(client, "input[name=source][value=record]")
+        .await
+        .click()
+        .await
+        .expect("choose a record");
+    wait_for(client, "#record-file")
+        .await
+        .send_keys(record.to_str().expect("utf-8 path"))
+        .await
+        .expect("upload");
+    let game = wait_for(client, "#game option[value='1']").await;
+    assert!(
+        game.text().await.expect("text").contains("棋天大圣"),
+        "the GBK tags are read"
+    );
+    wait_for(client, "#at")
+        .await
+        .send_keys("ply:63")
+        .await
+        .expect("type");
+    wait_for(client, "#rule")
+        .await
+        .click()
+        .await
+        .expect("submit");
+    let verdict = attr(client, "#result .qili-sheet", "data-verdict")
+        .await
+        .expect("a verdict");
+    // The page's ruling is the API's for the same moves.
+    let games = qili::pgn::read_games(&std::fs::read(&record).expect("read")).expect("a game");
+    let moves: Vec<String> = games[0].moves[..64]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let request = pb::AdjudicateRequest {
+        fen: games[0].start.fen(),
+        moves,
+        ..Default::default()
+    };
+    let mut grpc = pb::qili_client::QiliClient::new(common::channel(&session.server.url()).await);
+    let ruling = grpc
+        .adjudicate(request)
+        .await
+        .expect("a ruling")
+        .into_inner();
+    let api = qili::sheet::terms::verdict(ruling.verdict);
+    assert_eq!(verdict, api.name());
+    let boards = client
+        .find_all(Locator::Css("#result svg.qili-board"))
+        .await
+        .expect("diagrams");
+    assert_eq!(boards.len(), 1 + ruling.moves.len());
+    if ruling.repetitions == 2 {
+        wait_for(client, "#result .warning").await;
+    }
+    let facts = wait_for(client, "#result .facts")
+        .await
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        facts.contains("ccgc-20.pgn") && facts.contains("ply 63"),
+        "{facts}"
+    );
+    // The print view: Chromium prints the page to PDF (the form is left out by the print style).
+    let pdf = client
+        .print(fantoccini::wd::PrintConfiguration::default())
+        .await
+        .expect("print");
+    assert!(pdf.starts_with(b"%PDF"), "a PDF");
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("desk-ruling.pdf");
+    std::fs::write(&path, &pdf).expect("write the PDF");
+    eprintln!("printed: {}", path.display());
+    client.clone().close().await.expect("close");
+}
+
+#[tokio::test]
+async fn the_page_shows_the_field_error_of_a_bad_fen() {
+    let Some(session) = session("the_page_shows_the_field_error_of_a_bad_fen").await else {
+        return;
+    };
+    let client = &session.client;
+    wait_for(client, "#fen")
+        .await
+        .send_keys("4k4/9/6n2 w")
+        .await
+        .expect("type");
+    wait_for(client, "#moves")
+        .await
+        .send_keys("h2g2")
+        .await
+        .expect("type");
+    wait_for(client, "#rule")
+        .await
+        .click()
+        .await
+        .expect("submit");
+    let error = wait_for(client, "#error:not([hidden])").await;
+    let message = error.text().await.expect("text");
+    assert!(message.starts_with("fen: "), "{message}");
+    assert_eq!(
+        attr(client, "#fen", "aria-invalid").await.as_deref(),
+        Some("true")
+    );
+    let sheets = client
+        .find_all(Locator::Css("#result .qili-sheet"))
+        .await
+        .expect("find");
+    assert!(sheets.is_empty(), "no ruling is shown");
+    client.clone().close().await.expect("close");
+}
