@@ -1,11 +1,13 @@
 //! Ruling time per corpus case, in-process: the whole corpus as one batch (time per ruling), the
-//! slowest cases one by one, and a table of every case's median time printed before the runs.
+//! slowest cases one by one, a table of every case's median time printed before the runs, and the
+//! crowded positions of `tests/data/crowded.txt` (built to make the searches explode) under each
+//! rule profile.
 //!
 //! `cargo bench --bench rulings`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use qili::corpus::{self, Case};
-use qili::rules::{self, Options};
+use qili::rules::{self, Options, Ruleset};
 use qili::{Move, Position};
 use std::hint::black_box;
 use std::path::Path;
@@ -34,6 +36,38 @@ fn prepare() -> Vec<Prepared> {
             })
         })
         .collect()
+}
+
+/// The crowded positions under every profile, named `profile/line`.
+fn crowded() -> Vec<Prepared> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/crowded.txt");
+    let text = std::fs::read_to_string(path).expect("tests/data/crowded.txt");
+    let mut out = Vec::new();
+    let lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    for (i, line) in lines.enumerate() {
+        let (fen, moves) = line.split_once(" | ").expect("FEN | moves");
+        for ruleset in Ruleset::ALL {
+            let request = rules::Request {
+                fen: fen.to_string(),
+                moves: moves.split(' ').map(String::from).collect(),
+                notation: None,
+                options: Options {
+                    ruleset,
+                    ..Options::default()
+                },
+            };
+            let (start, moves) = request.parse().expect("a legal crowded position");
+            out.push(Prepared {
+                id: format!("{ruleset}/{}", i + 1),
+                start,
+                moves,
+                options: request.options,
+            });
+        }
+    }
+    out
 }
 
 /// Median time of one ruling of `p`, over a few runs.
@@ -74,8 +108,25 @@ fn rulings(c: &mut Criterion) {
     });
     group.finish();
 
+    let slowest = timed;
+    let crowded = crowded();
+    let mut timed: Vec<(Duration, &Prepared)> =
+        crowded.iter().map(|p| (median_time(p), p)).collect();
+    timed.sort_by_key(|(t, _)| *t);
+    println!("crowded positions: {} rulings; slowest:", timed.len());
+    for (t, p) in timed.iter().rev().take(5) {
+        println!("  {:>10.1?}  {}", t, p.id);
+    }
+    let mut group = c.benchmark_group("crowded");
+    for (_, p) in timed.iter().rev().take(2) {
+        group.bench_with_input(BenchmarkId::from_parameter(&p.id), *p, |b, p| {
+            b.iter(|| rules::rule(&p.start, &p.moves, &p.options))
+        });
+    }
+    group.finish();
+
     let mut group = c.benchmark_group("slowest");
-    for (_, p) in timed.iter().rev().take(3) {
+    for (_, p) in slowest.iter().rev().take(3) {
         group.bench_with_input(BenchmarkId::from_parameter(&p.id), p, |b, p| {
             b.iter(|| rules::rule(&p.start, &p.moves, &p.options))
         });

@@ -154,7 +154,10 @@ fn judge_reads_a_game_record() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/dhtmlxq/black-first.txt"
     );
-    for (path, verdict) in [(xqf, "red_loses"), (dhtmlxq, "black_loses")] {
+    for (path, verdict) in [
+        (xqf, "Verdict: red loses"),
+        (dhtmlxq, "Verdict: black loses"),
+    ] {
         let o = qili(&["judge", "--record", path, "--lang", "en"]);
         assert!(o.status.success(), "{path}: {}", stderr(&o));
         assert!(stdout(&o).contains(verdict), "{path}: {}", stdout(&o));
@@ -1072,7 +1075,7 @@ fn scan_reports_every_repetition_with_its_round_cycle_and_ruling() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("qili judge --pgn {path} --game 1 --at 4b")),
+        text.contains(&format!("qili judge --record {path} --game 1 --at 4b")),
         "{text}"
     );
     assert!(

@@ -36,3 +36,28 @@ fn every_case_passes() {
         failures.join("\n")
     );
 }
+
+/// Every article a ruling of the corpus cites has its text in both languages.
+#[test]
+fn every_cited_article_has_its_text() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    let cases = qili::corpus::load(&dir).unwrap_or_else(|e| panic!("cannot read the corpus: {e}"));
+    let mut cited = std::collections::BTreeSet::new();
+    for case in &cases {
+        let Ok(ruling) = qili::rules::adjudicate(&case.request()) else {
+            continue;
+        };
+        for a in &ruling.articles {
+            assert!(
+                !a.zh.is_empty() && !a.en.is_empty(),
+                "{}: article {} has no text",
+                case.id,
+                a.id
+            );
+            cited.insert(a.id.clone());
+        }
+    }
+    for id in ["25.2", "28.3", "2011 24.13", "2011 24.3", "AXF 7"] {
+        assert!(cited.contains(id), "no case cites {id}: {cited:?}");
+    }
+}

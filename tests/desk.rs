@@ -276,9 +276,14 @@ async fn the_json_api_rules_every_corpus_case_and_names_the_field_of_bad_input()
         assert_eq!(http.get(asset).await.status, StatusCode::OK, "{asset}");
     }
 
-    // The JSON calls are logged as the gRPC ones are (the log is read by a thread: wait for it).
-    let logged =
-        |l: &String| l.contains("\"rpc\":\"Adjudicate\"") && l.contains("\"field\":\"fen\"");
+    // The JSON calls are logged as the gRPC ones are, with their HTTP status (the log is read by
+    // a thread: wait for it).
+    let logged = |l: &String| {
+        l.contains("\"rpc\":\"/v1/adjudicate\"")
+            && l.contains("\"http_status\":400")
+            && l.contains("\"code\":\"INVALID_ARGUMENT\"")
+            && l.contains("\"field\":\"fen\"")
+    };
     let start = Instant::now();
     while !server.log().iter().any(logged) {
         assert!(
@@ -506,8 +511,9 @@ impl Drop for Driver {
     fn drop(&mut self) {
         // chromedriver leads its own process group, Chromium included: a test that failed before
         // closing its session leaves no browser behind.
+        // `-s KILL --`: procps reads `kill -KILL -123` as signal 9 to process group 1 or 12.
         let _ = Command::new("kill")
-            .args(["-KILL", &format!("-{}", self.child.id())])
+            .args(["-s", "KILL", "--", &format!("-{}", self.child.id())])
             .status();
         let _ = self.child.kill();
         let _ = self.child.wait();

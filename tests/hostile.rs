@@ -810,31 +810,18 @@ async fn rust_log_and_log_level_both_set_what_is_logged_and_the_flag_wins() {
 // Positions built to make the mate-threat search explode.
 // ---------------------------------------------------------------------------------------------
 
-/// Open kings (no advisors or elephants) among both sides' rooks, horses and cannons, each with a
-/// cycle of shuttling moves: every move has many checks to search. The heaviest of a few thousand
-/// random such positions (tests/properties.rs generates cycles the same way).
-const CROWDED: &[(&str, &str)] = &[
-    (
-        "9/5c3/2C1k2n1/3N5/3N3r1/9/4c4/1R7/1n3K2R/r6C1 w",
-        "c7b7 f8f2 b7c7 f2f8 c7b7 f8f2 b7c7 f2f8",
-    ),
-    (
-        "2R4N1/3k5/3N5/5n3/3c4R/1Cr1c4/3C5/5r3/1n7/4K4 b",
-        "e4e5 d3f3 e5e4 f3d3 e4e5 d3f3 e5e4 f3d3",
-    ),
-    (
-        "1C1r5/2R3c2/4k4/3nN1n2/N5r2/9/R8/1Cc6/9/3K5 b",
-        "g8h8 b2b6 h8g8 b6b2 g8h8 b2b6 h8g8 b6b2",
-    ),
-    (
-        "7n1/4k4/4c2RN/4R4/8C/4C4/2cr3n1/9/N6r1/5K3 w",
-        "h7h5 e8d8 h5h7 d8e8 h7h5 e8d8 h5h7 d8e8",
-    ),
-    (
-        "4ck2r/4n1n2/2C3N1R/6c2/9/8C/9/2N6/r3R4/4K4 b",
-        "a1a3 e1e6 a3a1 e6e1 a1a3 e1e6 a3a1 e6e1",
-    ),
-];
+/// The crowded positions of `tests/data/crowded.txt`: FEN and moves.
+fn crowded() -> Vec<(String, String)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/crowded.txt");
+    let text = std::fs::read_to_string(path).expect("tests/data/crowded.txt");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (fen, moves) = l.split_once(" | ").expect("FEN | moves");
+            (fen.to_string(), moves.to_string())
+        })
+        .collect()
+}
 
 /// A move's search stays within the limits. `nodes` adds up the two searches a mate threat needs
 /// (after the move, and before it to see whether the threat is new), each bounded by `max_nodes`,
@@ -862,7 +849,9 @@ async fn crowded_positions_stay_within_the_search_bounds() {
     let server = Server::start();
     let health = HealthWatch::start(&server.url()).await;
     let mut client = QiliClient::new(channel(&server.url()).await);
-    for (fen, moves) in CROWDED {
+    let positions = crowded();
+    assert!(positions.len() >= 6, "{positions:?}");
+    for (fen, moves) in &positions {
         for ruleset in Ruleset::ALL {
             let what = format!("{ruleset} {fen} {moves}");
             // The library, without any deadline.

@@ -203,8 +203,12 @@ fn check_bounds(ruling: &Ruling, limits: &SearchLimits, what: &str) -> Result<()
 
 /// Whether any move's search ran out of budget: where it stopped depends on the order moves are
 /// generated in, which the transforms change, so the symmetry is only required without it.
+/// Whether a search of the ruling was cut by its bound: what it found then depends on the order
+/// moves were tried in, which a colour swap or a mirror changes.
 fn exhausted(r: &Ruling) -> bool {
-    r.moves.iter().any(|m| m.mate_search.budget_exhausted)
+    r.moves
+        .iter()
+        .any(|m| m.mate_search.budget_exhausted || m.gain_search.budget_exhausted)
 }
 
 fn kinds(r: &Ruling) -> Vec<rules::MoveKind> {

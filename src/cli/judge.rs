@@ -137,7 +137,7 @@ pub fn game_number(value: Option<&OsString>) -> Result<Option<usize>, String> {
 
 /// Reads a record file: its bytes and the name the sheet shows.
 pub fn read_file(path: &Path) -> Result<(String, Vec<u8>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("--pgn {}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -150,7 +150,7 @@ pub fn dispute_error(path: &Path, e: &DisputeError) -> String {
     match e {
         DisputeError::NoSuchGame { .. } => format!("--game: {e}"),
         DisputeError::NotInGame { .. } => format!("--at: {e}"),
-        _ => format!("--pgn {}: {e}", path.display()),
+        _ => format!("--record {}: {e}", path.display()),
     }
 }
 

@@ -216,14 +216,21 @@ pub fn ruling(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
+    // The ids in one column, wide enough for the longest (`2011 26.1.2`).
+    let width = r
+        .articles
+        .iter()
+        .map(|a| a.id.len() + 2)
+        .fold(8, usize::max);
+    let blank = " ".repeat(width);
     for a in &r.articles {
-        let id = pad(&a.id, 8);
+        let id = pad(&a.id, width);
         let texts: Vec<&str> = [a.zh.as_str(), a.en.as_str()]
             .into_iter()
             .filter(|s| !s.is_empty())
             .collect();
         for (i, line) in texts.iter().enumerate() {
-            let label = if i == 0 { id.as_str() } else { "        " };
+            let label = if i == 0 { id.as_str() } else { blank.as_str() };
             let _ = writeln!(out, "  {label}{line}");
         }
     }

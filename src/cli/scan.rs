@@ -31,9 +31,9 @@ pub enum ScanFormat {
 /// Arguments of `qili scan`.
 #[derive(Args)]
 pub struct ScanArgs {
-    /// The game record (PGN, UTF-8 or GBK).
-    #[arg(long, visible_alias = "record")]
-    pgn: PathBuf,
+    /// The game record: PGN (UTF-8 or GBK), XQF, DhtmlXQ or UCCI position strings.
+    #[arg(long, visible_alias = "pgn", value_name = "FILE")]
+    record: PathBuf,
     /// Only this game of the record, from 1 (default: every game).
     #[arg(long)]
     game: Option<OsString>,
@@ -97,9 +97,9 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         ..Options::default()
     };
     let only = game_number(args.game.as_ref())?;
-    let (name, bytes) = read_file(&args.pgn)?;
-    let games =
-        dispute::read_record(&bytes).map_err(|e| format!("--pgn {}: {e}", args.pgn.display()))?;
+    let (name, bytes) = read_file(&args.record)?;
+    let games = dispute::read_record(&bytes)
+        .map_err(|e| format!("--record {}: {e}", args.record.display()))?;
     if let Some(n) = only.filter(|n| *n > games.len()) {
         return Err(format!(
             "--game: game {n}: the record holds {} game(s), numbered from 1",
@@ -107,7 +107,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         ));
     }
     let lang = args.lang.lang();
-    let path = args.pgn.display().to_string();
+    let path = args.record.display().to_string();
     let (mut total, mut threefold) = (0, 0);
     for (i, game) in games.iter().enumerate() {
         let number = i + 1;
@@ -264,7 +264,7 @@ fn game_text(
         let at = MoveAt::new(game, &positions, f.run.ruled_at);
         let side = if at.color == Color::Red { 'r' } else { 'b' };
         out.push_str(&format!(
-            "{indent}qili judge --pgn {path} --game {number} --at {}{side}\n",
+            "{indent}qili judge --record {path} --game {number} --at {}{side}\n",
             at.round
         ));
     }

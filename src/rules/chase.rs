@@ -171,10 +171,11 @@ impl<'a> Judge<'a> {
         let mut forbid = ArrayVec::new();
         for o in offers.iter().filter(|o| o.accepted) {
             // The trade is an offer (兑): a threat resting on taking the offered piece does not
-            // count; an unprotected one may still be won by another piece (26.10).
+            // count; an unprotected one may still be won by another piece (26.10). Under AXF only
+            // the pair's own attack is the offer: any other attacker still chases (axf.md).
             let _ = forbid.try_push(Forbid {
                 victim: o.theirs,
-                by: (!o.protected).then_some(o.mine),
+                by: (ruleset == Ruleset::Axf || !o.protected).then_some(o.mine),
             });
         }
         let qa = Query {
@@ -843,8 +844,12 @@ fn chase_reason_en(t: &Target, piece: Piece) -> String {
         piece.role.name(),
         t.square
     );
-    if t.line.len() > 1 {
-        s.push_str(&format!(" ({}, nets {})", line.join(" "), t.gain));
+    // The balance is shown when the line comes out ahead; a chase of an unprotected piece may
+    // stand although the answer costs more (2011 26.5, 1999 item 4).
+    match t.line.len() {
+        0 | 1 => {}
+        _ if t.gain > 0 => s.push_str(&format!(" ({}, nets {})", line.join(" "), t.gain)),
+        _ => s.push_str(&format!(" (line {})", line.join(" "))),
     }
     if t.joint {
         let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
@@ -857,7 +862,11 @@ fn chase_reason_zh(t: &Target, piece: Piece) -> String {
     let mut s = format!("捉{}{}", t.protection.chinese(), piece.chinese());
     if t.line.len() > 1 {
         let line: Vec<&str> = t.line.iter().map(|m| m.chinese.as_str()).collect();
-        s.push_str(&format!("（{}，净得{}）", line.join("，"), t.gain));
+        if t.gain > 0 {
+            s.push_str(&format!("（{}，净得{}）", line.join("，"), t.gain));
+        } else {
+            s.push_str(&format!("（{}）", line.join("，")));
+        }
     }
     if t.joint {
         let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();

@@ -77,6 +77,14 @@ pub fn article(id: &str) -> Article {
             "走子后，所走之子或因此走动而显露之子下一着能吃子或得子，称为捉",
             "a move after which the moved piece, or one it uncovered, could next move capture or win material is a chase",
         ),
+        "2011 24.13" => (
+            "长将、长杀、长捉、一将一杀、一将一捉、一杀一捉等单方面循环攻击为禁止着法",
+            "one side's cyclic attacks (perpetual check, mate threat, chase and their mixtures) are forbidden",
+        ),
+        "2011 26.1.2" => (
+            "应将时帅（将）本身捉子或造成杀势按闲处理",
+            "a chase or mate threat made by the king itself while answering a check is idle",
+        ),
         "2011 26.1" => (
             "帅（将）、兵（卒）本身长捉按闲处理",
             "the king and pawns may chase by themselves: idle",
@@ -184,7 +192,7 @@ pub fn known_article(id: &str) -> Option<&'static str> {
     KNOWN.iter().copied().find(|k| *k == id)
 }
 
-const KNOWN: [&str; 18] = [
+const KNOWN: [&str; 19] = [
     "28.3",
     "29.1",
     "27.1",
@@ -194,6 +202,7 @@ const KNOWN: [&str; 18] = [
     "item 7",
     "2011 24.3",
     "2011 26.1",
+    "2011 26.1.2",
     "2011 26.2",
     "2011 26.5",
     "2011 26.7",
@@ -243,18 +252,47 @@ pub fn explain(
             format!("{}.", capitalise(verdict_en(verdict))),
         );
     };
-    let mut zh = format!(
-        "循环自第{}着起，每{}着一循环，终局局面共出现{}次。",
-        start + 1,
-        length,
-        reps
-    );
-    let mut en = format!(
-        "The cycle starts at move {} and is {} plies long; the final position occurs {} times. ",
-        start + 1,
-        length,
-        reps
-    );
+    // Rounds as on the score sheet: the first move of the cycle names where it starts.
+    let (mut zh, mut en) = match moves.first() {
+        Some(m) => (
+            format!(
+                "循环自第{}回合{}方{}起，每{}着一循环，终局局面共出现{}次。",
+                m.round,
+                m.color.chinese(),
+                m.chinese,
+                length,
+                reps
+            ),
+            format!(
+                "The cycle starts with round {}, {} {} ({}), and is {} plies long; the final position occurs {} times. ",
+                m.round,
+                m.color.name(),
+                m.chinese,
+                m.iccs,
+                length,
+                reps
+            ),
+        ),
+        None => (
+            format!(
+                "循环自第{}着起，每{}着一循环，终局局面共出现{}次。",
+                start + 1,
+                length,
+                reps
+            ),
+            format!(
+                "The cycle starts at move {} and is {} plies long; the final position occurs {} times. ",
+                start + 1,
+                length,
+                reps
+            ),
+        ),
+    };
+    if reps < 3 {
+        // 1999 24; 2011 23.1: the books rule at the third occurrence.
+        zh.push_str("终局局面只出现了两次，规则在第三次出现时才裁决，以下为预判。");
+        en.push_str("The final position has occurred only twice; the rule books rule at the third occurrence, so this is a forecast. ");
+    }
     for side in sides {
         let c: Color = side.color;
         let mine: Vec<&MoveReport> = moves.iter().filter(|m| m.color == c).collect();

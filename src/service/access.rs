@@ -224,8 +224,8 @@ where
 enum End {
     /// A gRPC status, from the response head (an error answered at once) or the trailers.
     Grpc(Status),
-    /// A response that is not gRPC: its HTTP status.
-    Http(http::StatusCode),
+    /// A response that is not gRPC: its HTTP status, and the failure an HTTP route reported.
+    Http(http::StatusCode, Option<Status>),
 }
 
 impl End {
@@ -233,19 +233,22 @@ impl End {
     /// extensions, and a rewrite of it replaces it there), a non-gRPC response, or nothing yet
     /// (gRPC answers end with trailers).
     fn of_head<R>(response: &http::Response<R>) -> Option<End> {
-        if let Some(status) = response.extensions().get::<Status>() {
-            return Some(End::Grpc(status.clone()));
-        }
-        // gRPC-Web carries its trailers inside the body: log those answers by their HTTP status.
-        let grpc = response
+        let content_type = response
             .headers()
             .get(http::header::CONTENT_TYPE)
-            .map(|v| v.as_bytes())
-            .is_some_and(|v| {
-                v.starts_with(b"application/grpc") && !v.starts_with(b"application/grpc-web")
-            });
+            .map_or(&b""[..], |v| v.as_bytes());
+        let grpc = content_type.starts_with(b"application/grpc");
+        let status = response.extensions().get::<Status>().cloned();
         if !grpc {
-            return Some(End::Http(response.status()));
+            // An HTTP route's failure (the JSON API) leaves its status in the extensions too.
+            return Some(End::Http(response.status(), status));
+        }
+        if let Some(status) = status {
+            return Some(End::Grpc(status));
+        }
+        // gRPC-Web carries its trailers inside the body: log those answers by their HTTP status.
+        if content_type.starts_with(b"application/grpc-web") {
+            return Some(End::Http(response.status(), None));
         }
         Status::from_header_map(response.headers()).map(End::Grpc)
     }
@@ -286,20 +289,32 @@ impl Call {
                 };
                 grpc_line("call", rpc, outcome, latency_us);
             }
-            Some(End::Http(status)) => {
+            Some(End::Http(status, failure)) => {
                 let http_status = status.as_u16();
                 let level = if status.is_server_error() {
                     tracing::Level::ERROR
                 } else {
                     tracing::Level::INFO
                 };
+                let failure = failure.as_ref();
+                let code = failure.map(|f| code_name(f.code()));
+                let meta = |key: &str| {
+                    failure.and_then(|f| f.metadata().get(key)?.to_str().ok().map(str::to_owned))
+                };
+                let field = meta(FIELD_KEY);
+                let ply: Option<u64> = meta(PLY_KEY).and_then(|p| p.parse().ok());
+                let error = failure.map(Status::message);
                 event_at!(
                     level,
                     rpc,
                     http_status,
+                    code,
                     request_id,
                     verdict,
+                    field,
+                    ply,
                     latency_us,
+                    error,
                     "call"
                 );
             }

@@ -146,7 +146,19 @@ impl From<Failure> for HttpError {
 
 impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
-        json(self.status(), &self.error)
+        let mut response = json(self.status(), &self.error);
+        // The access log reads the code, field and ply from the status, as for a gRPC call.
+        let mut status = tonic::Status::new(self.code, self.error.message.clone());
+        if !self.error.field.is_empty()
+            && let Ok(field) = self.error.field.parse()
+        {
+            status.metadata_mut().insert(FIELD_KEY, field);
+        }
+        if let Some(ply) = self.error.ply {
+            status.metadata_mut().insert(PLY_KEY, ply.into());
+        }
+        response.extensions_mut().insert(status);
+        response
     }
 }
 
