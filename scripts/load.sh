@@ -5,21 +5,22 @@
 #
 #   scripts/load.sh [SECONDS [CONCURRENCY]]      (defaults: 10 s, 64 in flight)
 #
-# Env: QILI (the binary, default target/release/qili), SERVER (the binary that serves, default
-# QILI: to measure another build with the same client), PORT (default 50151), SERVE_ARGS (extra
-# flags for qili serve), RUNS (the runs, default "health adjudicate:full adjudicate:summary
-# adjudicate:verdict stream:full"), SOAK (seconds of a last Adjudicate run at full detail with the
-# server's memory sampled every 10 s; default none). Linux only (/proc). Every run stops by itself.
+# Env: QILI (the binary, default target/dist/qili: the build to deploy, `cargo build --profile
+# dist`), SERVER (the binary that serves, default QILI: to measure another build with the same
+# client), PORT (default 50151), SERVE_ARGS (extra flags for qili serve), RUNS (the runs, default
+# "health adjudicate:full adjudicate:summary adjudicate:verdict stream:full"), SOAK (seconds of a
+# last Adjudicate run at full detail with the server's memory sampled every 10 s; default none).
+# Linux only (/proc). Every run stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-10}
 concurrency=${2:-64}
-qili=${QILI:-target/release/qili}
+qili=${QILI:-target/dist/qili}
 serve=${SERVER:-$qili}
 port=${PORT:-50151}
 runs=${RUNS:-health adjudicate:full adjudicate:summary adjudicate:verdict stream:full}
-[ -x "$qili" ] || { echo "load.sh: no $qili; run cargo build --release first" >&2; exit 2; }
+[ -x "$qili" ] || { echo "load.sh: no $qili; run cargo build --profile dist first" >&2; exit 2; }
 
 # shellcheck disable=SC2086
 "$serve" serve --addr "127.0.0.1:$port" ${SERVE_ARGS:-} 2>/tmp/qili-load-serve.log &

@@ -11,7 +11,7 @@ use super::protection::{Assessment, assess, legal_captures};
 use super::report::{Defender, LineMove, Means, Target};
 use super::request::Options;
 use super::ruleset::Ruleset;
-use super::tactics::gain::{Forbid, Frame, Gain, GainLimits, Query, gain, line_material, worth};
+use super::tactics::gain::{Forbid, Frame, Gain, GainLimits, MATE, Query, gain, line_material};
 use super::tactics::graph::AttackGraph;
 use super::tactics::value::Material;
 use crate::attacks::{attackers, targets};
@@ -108,6 +108,28 @@ pub struct Chases {
     pub targets: Vec<Target>,
     /// The same-type pairs that can take each other in A.
     pub offers: Vec<Offer>,
+}
+
+/// A line that wins a piece, and the search's value for it (half units, `MATE`-sized for a
+/// forced mate).
+struct Won {
+    line: Vec<Move>,
+    value: i32,
+}
+
+impl From<Gain> for Won {
+    fn from(g: Gain) -> Won {
+        Won {
+            line: g.line.to_vec(),
+            value: g.value,
+        }
+    }
+}
+
+/// A search value with every forced mate counted alike: how soon a line mates says nothing of
+/// whether it wins more.
+fn settled(value: i32) -> i32 {
+    if value > MATE / 2 { MATE } else { value }
 }
 
 /// The chase judgement of the move in `scene`.
@@ -249,7 +271,7 @@ impl<'a> Judge<'a> {
             return None;
         }
         let mut t = base_target(a, sq, piece, assessed);
-        let Some(line) = won else {
+        let Some(Won { line, value }) = won else {
             t.reason = if assessed.is_some_and(|x| x.gains()) {
                 "the exchange on its point wins, but the line that follows does not".into()
             } else {
@@ -269,7 +291,7 @@ impl<'a> Judge<'a> {
             Means::Checks
         };
         t.line = LineMove::line(a, &line);
-        t.new = self.is_new(sq, &line, work);
+        t.new = self.is_new(sq, value, work);
         t.participants = self.participants(sq, &line, &t.defenders, work);
         t.joint = t.participants.len() >= 2;
         let (counted, en, zh, article) = self.verdict(&t, piece);
@@ -284,6 +306,7 @@ impl<'a> Judge<'a> {
     /// a net gain that takes the piece, or, when `lenient` (the chase being judged, in A), a
     /// capture that wins the piece on its point and loses at most what the capturer's departure
     /// exposes (2011 26.5: the whole even or better; 1999 item 4: whatever the whole).
+    /// The line comes with the search's value for it, which counts a forced mate at its end.
     fn wins(
         &self,
         pos: &Position,
@@ -292,13 +315,13 @@ impl<'a> Judge<'a> {
         assessed: Option<&Assessment>,
         judged: Judged,
         work: &mut Work,
-    ) -> Option<Vec<Move>> {
+    ) -> Option<Won> {
         let Judged { any_gain, lenient } = judged;
         let axf = self.ruleset == Ruleset::Axf;
         if any_gain && !axf {
             let g = work.search(pos, &q.targeting(sq));
             if g.gains() {
-                return Some(g.line.to_vec());
+                return Some(Won::from(g));
             }
         }
         let x = assessed?;
@@ -330,7 +353,7 @@ impl<'a> Judge<'a> {
             }
             let g = work.search(pos, &q.starting(c));
             if g.gains() {
-                return Some(g.line.to_vec());
+                return Some(Won::from(g));
             }
             if axf || !lenient {
                 continue;
@@ -345,19 +368,19 @@ impl<'a> Judge<'a> {
                 .get(1)
                 .is_some_and(|r| r.to != c.to && p.piece_at(r.to).is_some());
             if exposed && (self.ruleset == Ruleset::Cxa1999 || g.value >= 0) {
-                return Some(g.line.to_vec());
+                return Some(Won::from(g));
             }
         }
         None
     }
 
-    /// Whether the gain on the piece on `sq`, won in A along `line`, is new: the piece could not
+    /// Whether the gain on the piece on `sq`, worth `a_value` in A, is new: the piece could not
     /// be won in B, nor, when the mover was in check there, before the opponent's checking move
     /// (从捉到捉, item 6; an attack suspended by a check). A gain in B reached through checks has
     /// no fixed target until played, so it is compared by value: A's line must win more
-    /// (GAIN.md §2).
-    fn is_new(&self, sq: Square, line: &[Move], work: &mut Work) -> bool {
-        let a_value = worth(line_material(&self.scene.again, line), self.ruleset);
+    /// (GAIN.md §2). Values are the searches', so a line ending in mate outweighs any material
+    /// (the material along it says nothing of the mate).
+    fn is_new(&self, sq: Square, a_value: i32, work: &mut Work) -> bool {
         let old = |pos: &Position, sq: Square, work: &mut Work| {
             if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
                 return false;
@@ -366,15 +389,14 @@ impl<'a> Judge<'a> {
             let x = assess(pos, &graph, sq, self.ruleset, self.limits);
             match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, work) {
                 None => false,
-                Some(b_line) => {
+                Some(b) => {
                     // Won without a series of checks: the same threat. Only through checks:
                     // compared by value.
                     let plain = Query {
                         checkless: true,
                         ..self.qb.targeting(sq)
                     };
-                    work.search(pos, &plain).gains()
-                        || worth(line_material(pos, &b_line), self.ruleset) >= a_value
+                    work.search(pos, &plain).gains() || settled(b.value) >= settled(a_value)
                 }
             }
         };
