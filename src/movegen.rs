@@ -185,14 +185,15 @@ fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats)
     !threats.without(to_bit).attack(occ, k)
 }
 
-/// Visits the legal moves of `us` with the king on `king`, as (from, targets) groups that are all
-/// legal, so counting needs no list. `visit` returns true to stop early, and then so does this
-/// function.
+/// Visits the legal moves of `us` with the king on `king` onto the points of `onto`, as (from,
+/// targets) groups that are all legal, so counting needs no list. `visit` returns true to stop
+/// early, and then so does this function.
 #[inline(always)]
 fn legal_groups(
     board: &Board,
     us: Color,
     king: Square,
+    onto: u128,
     mut visit: impl FnMut(usize, u128) -> bool,
 ) -> bool {
     let occ = board.occupied();
@@ -202,7 +203,7 @@ fn legal_groups(
     let safety = Safety::of(occ, k, &threats);
     // Moves that may expose the king are tried; the rest are legal as they are.
     let mut emit = |f: usize, all: u128| -> bool {
-        let all = all & !own & safety.useful(f);
+        let all = all & !own & onto & safety.useful(f);
         if all == 0 {
             return false;
         }
@@ -256,7 +257,7 @@ fn legal_groups(
     // King moves are always tried.
     for f in Indices(mine(Role::King)) {
         let mut ok = 0;
-        for to in Indices(KING_MASK[f] & !own) {
+        for to in Indices(KING_MASK[f] & !own & onto) {
             if safe_after(occ, k, f, to, &threats) {
                 ok |= 1u128 << to;
             }
@@ -286,7 +287,18 @@ impl Iterator for Indices {
 
 /// Appends the legal moves of `us`, whose king is on `king`.
 pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
-    legal_groups(board, us, king, |from, to| {
+    legal_groups(board, us, king, !0, |from, to| {
+        if let Some(from) = Square::from_index(from) {
+            push_all(from, to, out);
+        }
+        false
+    });
+}
+
+/// Appends the legal captures of `us`, whose king is on `king` (the enemy king is no target).
+pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList) {
+    let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
+    legal_groups(board, us, king, enemy, |from, to| {
         if let Some(from) = Square::from_index(from) {
             push_all(from, to, out);
         }
@@ -296,7 +308,7 @@ pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
 
 /// Whether `us` has any legal move, stopping at the first one found.
 pub fn any_legal(board: &Board, us: Color, king: Square) -> bool {
-    legal_groups(board, us, king, |_, _| true)
+    legal_groups(board, us, king, !0, |_, _| true)
 }
 
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
@@ -471,7 +483,7 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
 /// Counts the legal moves without storing them (perft's last ply).
 pub fn count_legal(board: &Board, us: Color, king: Square) -> usize {
     let mut n = 0;
-    legal_groups(board, us, king, |_, to| {
+    legal_groups(board, us, king, !0, |_, to| {
         n += to.count_ones() as usize;
         false
     });

@@ -180,6 +180,13 @@ impl Position {
         moves
     }
 
+    /// The legal captures of the side to move (the enemy king is never a target).
+    pub fn legal_captures(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        movegen::legal_captures(&self.board, self.turn, self.king(self.turn), &mut moves);
+        moves
+    }
+
     /// The legal moves of the piece on `from` (empty if it is not the side to move's).
     pub fn legal_moves_from(&self, from: Square) -> MoveList {
         let mut moves = MoveList::new();

@@ -263,6 +263,37 @@ fn check_generator_finds_every_check() {
     assert!(seen > 500, "only {seen} checks met");
 }
 
+/// The capture generator (the net-gain search's moves out of check) gives exactly the legal moves
+/// onto an enemy piece other than the king, over random games from the reference positions.
+#[test]
+fn capture_generator_finds_every_capture() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut seen = 0;
+    for (fen, _) in reference().iter().step_by(5) {
+        let mut pos = position(fen);
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            let brute: MoveList = moves
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_at(m.to).is_some_and(|v| v.role != Role::King))
+                .collect();
+            assert_eq!(
+                sorted(&pos.legal_captures()),
+                sorted(&brute),
+                "{}",
+                pos.fen()
+            );
+            seen += brute.len();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]).expect("legal");
+        }
+    }
+    assert!(seen > 500, "only {seen} captures met");
+}
+
 #[test]
 fn play_counts_moves_and_captures() {
     let pos = Position::start();

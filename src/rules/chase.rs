@@ -11,7 +11,9 @@ use super::protection::{Assessment, assess, legal_captures};
 use super::report::{Defender, LineMove, Means, Target};
 use super::request::Options;
 use super::ruleset::Ruleset;
-use super::tactics::gain::{Forbid, Frame, Gain, GainLimits, MATE, Query, gain, line_material};
+use super::tactics::gain::{
+    Forbid, Frame, Gain, GainLimits, MATE, Query, gain_above, gains, line_material,
+};
 use super::tactics::graph::AttackGraph;
 use super::tactics::value::Material;
 use crate::attacks::{attackers, targets};
@@ -90,11 +92,35 @@ impl Work {
         }
     }
 
-    /// Runs one search, counting its positions.
-    fn search(&mut self, pos: &Position, q: &Query) -> Gain {
+    /// Whether the side to move gains under `q` (a null-window search), counting its positions.
+    fn gains(&mut self, pos: &Position, q: &Query) -> bool {
         let mut q = q.clone();
         q.limits = self.limits(q.limits);
-        let g = gain(pos, &q);
+        let p = gains(pos, &q);
+        self.nodes += p.nodes;
+        self.exhausted |= p.exhausted;
+        p.gains
+    }
+
+    /// The winning line under `q`, if the side to move gains: a null-window search first, the
+    /// full one only when it gains (and then only above zero).
+    fn winning(&mut self, pos: &Position, q: &Query) -> Option<Gain> {
+        if !self.gains(pos, q) {
+            return None;
+        }
+        Some(self.search_above(pos, q, 0)).filter(Gain::gains)
+    }
+
+    /// Runs one search, counting its positions.
+    fn search(&mut self, pos: &Position, q: &Query) -> Gain {
+        self.search_above(pos, q, -MATE - 1)
+    }
+
+    /// Runs one search for a gain above `floor`, counting its positions.
+    fn search_above(&mut self, pos: &Position, q: &Query, floor: i32) -> Gain {
+        let mut q = q.clone();
+        q.limits = self.limits(q.limits);
+        let g = gain_above(pos, &q, floor);
         self.nodes += g.nodes;
         self.exhausted |= g.exhausted;
         g
@@ -224,7 +250,7 @@ impl<'a> Judge<'a> {
     fn run(self, work: &mut Work) -> Chases {
         let a = &self.scene.again;
         let mover = a.turn();
-        let best = work.search(a, &self.qa);
+        let any_gain = work.gains(a, &self.qa);
         let mut out = Vec::new();
         for (sq, piece) in a.board().pieces_of(!mover) {
             if !Material::is_material(piece, sq) {
@@ -233,10 +259,10 @@ impl<'a> Judge<'a> {
             // Every piece is tried when there is a gain at all, so that of two equal lines the
             // one the search happens to find first decides nothing.
             let assessed = assess(a, &self.graph, sq, self.ruleset, self.limits);
-            if assessed.is_none() && !best.gains() {
+            if assessed.is_none() && !any_gain {
                 continue;
             }
-            if let Some(t) = self.target(sq, piece, assessed.as_ref(), best.gains(), work) {
+            if let Some(t) = self.target(sq, piece, assessed.as_ref(), any_gain, work) {
                 out.push(t);
             }
         }
@@ -318,11 +344,11 @@ impl<'a> Judge<'a> {
     ) -> Option<Won> {
         let Judged { any_gain, lenient } = judged;
         let axf = self.ruleset == Ruleset::Axf;
-        if any_gain && !axf {
-            let g = work.search(pos, &q.targeting(sq));
-            if g.gains() {
-                return Some(Won::from(g));
-            }
+        if any_gain
+            && !axf
+            && let Some(g) = work.winning(pos, &q.targeting(sq))
+        {
+            return Some(Won::from(g));
         }
         let x = assessed?;
         // Won on its own point: no real root, or the exchange there wins.
@@ -396,7 +422,7 @@ impl<'a> Judge<'a> {
                         checkless: true,
                         ..self.qb.targeting(sq)
                     };
-                    work.search(pos, &plain).gains() || settled(b.value) >= settled(a_value)
+                    work.gains(pos, &plain) || settled(b.value) >= settled(a_value)
                 }
             }
         };
@@ -430,9 +456,8 @@ impl<'a> Judge<'a> {
             recaptures_only: true,
             ..self.qa.targeting(sq)
         };
-        let wins = |pos: Option<Position>, work: &mut Work| {
-            pos.is_some_and(|p| work.search(&p, &own).gains())
-        };
+        let wins =
+            |pos: Option<Position>, work: &mut Work| pos.is_some_and(|p| work.gains(&p, &own));
         let mut attackers: Vec<Square> = attackers(a.board(), sq, mover).into_iter().collect();
         let capturer = capturer_of(a, line, sq);
         match capturer {

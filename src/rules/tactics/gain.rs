@@ -211,27 +211,20 @@ struct Searcher<'q> {
 
 /// Searches `pos` for the side to move's best net gain under `q`.
 pub fn gain(pos: &Position, q: &Query) -> Gain {
+    gain_above(pos, q, -MATE - 1)
+}
+
+/// As [`gain`] when the gain is above `floor`, found with fewer positions; otherwise some value
+/// at most `floor` and its line. Used once [`gains`] has said the gain is above zero.
+pub fn gain_above(pos: &Position, q: &Query, floor: i32) -> Gain {
     let mut s = Searcher {
         q,
         root: pos.turn(),
         budget: Budget::new(q.limits.nodes),
         pv: Default::default(),
     };
-    let mut forbid = [None; 4];
-    for (slot, f) in forbid.iter_mut().zip(&q.forbid) {
-        *slot = Some(f.victim);
-    }
-    let state = State {
-        bal: Material::ZERO,
-        target: q.target,
-        forbid,
-        touched: 0,
-        checks: 0,
-        counter_checks: 0,
-        captured: false,
-    };
     let mut p = *pos;
-    let value = s.node(&mut p, None, state, 0, -MATE - 1, MATE + 1);
+    let value = s.node(&mut p, None, root_state(q), 0, floor, MATE + 1);
     let line = s.pv[0].clone();
     Gain {
         value,
@@ -239,6 +232,52 @@ pub fn gain(pos: &Position, q: &Query) -> Gain {
         line,
         nodes: s.budget.nodes,
         exhausted: s.budget.exhausted,
+    }
+}
+
+/// Whether the side to move of `pos` comes out ahead under `q`, without the line or its value:
+/// a null-window search (is the value above zero?), which cuts far more than [`gain`]. The
+/// answer is the one `gain(pos, q).gains()` gives whenever neither search runs out of positions.
+pub fn gains(pos: &Position, q: &Query) -> Probe {
+    let mut s = Searcher {
+        q,
+        root: pos.turn(),
+        budget: Budget::new(q.limits.nodes),
+        pv: Default::default(),
+    };
+    let mut p = *pos;
+    let value = s.node(&mut p, None, root_state(q), 0, 0, 1);
+    Probe {
+        gains: value > 0,
+        nodes: s.budget.nodes,
+        exhausted: s.budget.exhausted,
+    }
+}
+
+/// The answer of [`gains`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The side to move comes out ahead (or mates).
+    pub gains: bool,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The position budget ran out.
+    pub exhausted: bool,
+}
+
+fn root_state(q: &Query) -> State {
+    let mut forbid = [None; 4];
+    for (slot, f) in forbid.iter_mut().zip(&q.forbid) {
+        *slot = Some(f.victim);
+    }
+    State {
+        bal: Material::ZERO,
+        target: q.target,
+        forbid,
+        touched: 0,
+        checks: 0,
+        counter_checks: 0,
+        captured: false,
     }
 }
 
@@ -298,8 +337,14 @@ impl Searcher<'_> {
             return stand;
         }
         let in_check = pos.is_check();
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        // Out of check only captures and checks are searched, and the checks come from their
+        // own generator: the quiet moves are never listed.
+        let moves = if in_check {
+            pos.legal_moves()
+        } else {
+            pos.legal_captures()
+        };
+        if moves.is_empty() && (in_check || !pos.has_legal_move()) {
             // Mated, or stalemated (困毙), which also loses; a mate of the opponent is no capture
             // of a target (杀 is judged on its own).
             if !ours && state.target.is_some() {
@@ -405,7 +450,7 @@ impl Searcher<'_> {
         if ply == 0
             && let Some(f) = self.q.first
         {
-            if moves.contains(&f) {
+            if pos.is_legal(f) {
                 out.push((0, f));
             }
             return out;
@@ -415,8 +460,9 @@ impl Searcher<'_> {
         } else {
             !self.q.recaptures_only && state.counter_checks < self.q.limits.counter_checks
         };
-        let checks: Option<MoveList> =
-            (!in_check && checks_left && self.q.square.is_none()).then(|| checking_moves(pos));
+        let wants_checks =
+            !in_check && checks_left && self.q.square.is_none() && !(ours && self.q.checkless);
+        let checks: Option<MoveList> = wants_checks.then(|| checking_moves(pos));
         let king = pos.king(!pos.turn());
         for &m in moves {
             if ours && self.q.frozen == Some(m.from) && state.touched & bit(m.from) == 0 {
@@ -444,11 +490,15 @@ impl Searcher<'_> {
                             .map_or(0, |p| i32::from(capture_order(p.role)));
                     out.push((order, m));
                 }
-                None => {
-                    if in_check || checks.as_ref().is_some_and(|c| c.contains(&m)) {
-                        out.push((-1000, m));
-                    }
-                }
+                // Out of check `moves` holds captures only.
+                None => out.push((-1000, m)),
+            }
+        }
+        for &m in checks.iter().flatten() {
+            let quiet = pos.piece_at(m.to).is_none();
+            let frozen = ours && self.q.frozen == Some(m.from) && state.touched & bit(m.from) == 0;
+            if quiet && !frozen {
+                let _ = out.try_push((-1000, m));
             }
         }
         out.sort_by_key(|(o, _)| -o);

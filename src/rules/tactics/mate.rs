@@ -51,51 +51,78 @@ pub fn checking_moves(pos: &Position) -> MoveList {
 }
 
 /// Whether the side to move forces mate within `plies` plies with every one of its moves a check
-/// (a series of checks, 连续照将), every defence tried. Iterative deepening; stops when `budget`
-/// is spent (then the answer is "no mate found").
+/// (a series of checks, 连续照将), every defence tried. Mate in one first, then the full depth;
+/// stops when `budget` is spent (then the answer is "no mate found").
 pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option<Move> {
     mate_avoiding(pos, plies, budget, None)
 }
 
 /// As [`mate_by_checks`], the attacker never capturing the piece now on `forbid` while it stands
 /// there (a mate that rests on taking an offered piece where it is offered is not counted, 2011
-/// 26.9; once the piece moves, taking it is allowed).
+/// 26.9; once the piece moves, taking it is allowed). The answer is remembered for the rest of
+/// the ruling: the gain searches ask it of the same positions again and again. A search that ran
+/// out of room answers "cut" to every later one with no more room (its budget is then marked
+/// exhausted too), rather than spending the same positions again.
 pub fn mate_avoiding(
     pos: &Position,
     plies: u32,
     budget: &mut Budget,
     forbid: Option<Square>,
 ) -> Option<Move> {
-    if checking_moves(pos).is_empty() {
+    let key = pos.hash() ^ forbid_key(forbid) ^ ROOT_KEY;
+    let room = budget.max_nodes.saturating_sub(budget.nodes);
+    match memo::root_mate(key, plies, room) {
+        Some(memo::Known::Mate(m)) => return Some(m),
+        Some(memo::Known::NoMate) => return None,
+        Some(memo::Known::Cut) => {
+            budget.exhausted = true;
+            return None;
+        }
+        None => {}
+    }
+    let found = search_mate(pos, plies, budget, forbid);
+    memo::set_root_mate(key, plies, room, found, found.is_none() && budget.exhausted);
+    found
+}
+
+/// Keeps the whole searches' answers apart from the defender's positions in the same table keys.
+const ROOT_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
+
+fn search_mate(
+    pos: &Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: Option<Square>,
+) -> Option<Move> {
+    // The root's checks are generated once for every depth.
+    let checks = checking_moves(pos);
+    if checks.is_empty() {
         return None;
     }
     let mut depth = 1;
     while depth <= plies {
         let mut p = *pos;
-        if let Some(m) = mate_root(&mut p, depth, budget, forbid) {
+        if let Some(m) = mate_root(&mut p, &checks, depth, budget, forbid) {
             return Some(m);
         }
         if budget.exhausted {
             return None;
         }
-        // Short mates first, cheaply; then straight to the full depth, since re-searching every
-        // depth in between costs more than it saves when (as usual) there is no mate.
-        depth = if depth < 3 {
-            depth + 2
-        } else {
-            plies.max(depth + 2)
-        };
+        // Mate in one first, cheaply; then straight to the full depth, since re-searching the
+        // depths in between costs more than it saves when (as usual) there is no mate.
+        depth = plies.max(depth + 2);
     }
     None
 }
 
 fn mate_root(
     pos: &mut Position,
+    checks: &MoveList,
     plies: u32,
     budget: &mut Budget,
     forbid: Option<Square>,
 ) -> Option<Move> {
-    for m in checking_moves(pos) {
+    for &m in checks {
         if forbid == Some(m.to) {
             continue;
         }
@@ -175,25 +202,35 @@ fn attacker_mates(
     budget: &mut Budget,
     forbid: Option<Square>,
 ) -> bool {
+    // The attacker's positions are remembered as the defender's are, under their own keys.
+    let key = pos.hash() ^ forbid_key(forbid) ^ ATTACKER_KEY;
+    if let Some(known) = memo::mated_within(key, plies) {
+        return known;
+    }
     if !budget.tick() {
         return false;
     }
+    let mut found = false;
     for m in checking_moves(pos) {
         if forbid == Some(m.to) {
             continue;
         }
         let undo = pos.play_unchecked(m);
-        let found = defender_is_mated(pos, plies - 1, budget, forbid);
+        found = defender_is_mated(pos, plies - 1, budget, forbid);
         pos.undo(m, undo);
-        if found {
-            return true;
-        }
-        if budget.exhausted {
-            return false;
+        if found || budget.exhausted {
+            break;
         }
     }
-    false
+    // An answer cut short by the budget is not stored.
+    if found || !budget.exhausted {
+        memo::set_mated_within(key, plies, found);
+    }
+    found
 }
+
+/// Keeps the attacker's positions apart from the defender's in the table of proven results.
+const ATTACKER_KEY: u64 = 0xC2B2_AE3D_27D4_EB4F;
 
 /// The mating line behind a mate by checks found by [`mate_by_checks`] in `pos` within `plies`
 /// plies: the attacker's checks and, at each defender's turn, the reply that holds out longest.

@@ -4,6 +4,7 @@
 //! answers, keyed by the position's hash. `begin` starts a new ruling and forgets the last one's
 //! answers, so no request is answered from another's work.
 
+use crate::moves::Move;
 use std::cell::RefCell;
 
 /// Entries per table (direct-mapped: a newer answer replaces an older one on the same slot).
@@ -43,15 +44,41 @@ impl<T: Copy> Table<T> {
     }
 }
 
+/// What one whole mate search found from a position, the attacker to move.
+#[derive(Clone, Copy)]
+struct Root {
+    /// Its depth in plies.
+    plies: u32,
+    /// The positions it had room for.
+    room: u64,
+    /// The mating move it found.
+    mate: Option<Move>,
+    /// It ran out of room without finding a mate.
+    cut: bool,
+}
+
+/// What a whole mate search remembered for this ruling says of a new one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Known {
+    /// A mate, starting with this move, within the plies asked for.
+    Mate(Move),
+    /// No mate within the plies asked for.
+    NoMate,
+    /// A search with at least as much room ran out before finding one: so would this one.
+    Cut,
+}
+
 struct Memo {
     generation: u32,
     mated: Table<(u32, bool)>,
+    roots: Table<Root>,
 }
 
 thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo {
         generation: 0,
         mated: Table::new(),
+        roots: Table::new(),
     });
 }
 
@@ -63,6 +90,7 @@ pub fn begin() {
         if m.generation == 0 {
             // After 2^32 rulings, clear for real rather than confuse old entries with new ones.
             m.mated = Table::new();
+            m.roots = Table::new();
             m.generation = 1;
         }
     });
@@ -93,5 +121,39 @@ pub fn set_mated_within(hash: u64, plies: u32, mated: bool) {
         let mut t = t.borrow_mut();
         let generation = t.generation;
         t.mated.put(generation, hash, (plies, mated));
+    });
+}
+
+/// What an earlier whole mate search of this ruling from the position keyed `key` says of one
+/// within `plies` plies and `room` positions, if anything.
+pub fn root_mate(key: u64, plies: u32, room: u64) -> Option<Known> {
+    MEMO.with(|t| {
+        let t = t.borrow();
+        let r = t.roots.get(t.generation, key)?;
+        match r.mate {
+            Some(m) if r.plies <= plies => Some(Known::Mate(m)),
+            None if !r.cut && r.plies >= plies => Some(Known::NoMate),
+            None if r.cut && r.plies >= plies && r.room >= room => Some(Known::Cut),
+            _ => None,
+        }
+    })
+}
+
+/// Records what a whole mate search from the position keyed `key` found within `plies` plies
+/// and `room` positions: the mating move, or none, and whether it ran out of room.
+pub fn set_root_mate(key: u64, plies: u32, room: u64, mate: Option<Move>, cut: bool) {
+    MEMO.with(|t| {
+        let mut t = t.borrow_mut();
+        let generation = t.generation;
+        t.roots.put(
+            generation,
+            key,
+            Root {
+                plies,
+                room,
+                mate,
+                cut,
+            },
+        );
     });
 }
