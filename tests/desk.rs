@@ -706,10 +706,6 @@ async fn the_page_rules_a_corpus_case_with_its_diagrams_and_steps_through_the_cy
         .execute("window.scrollTo(0, 0)", Vec::new())
         .await
         .expect("scroll");
-    client
-        .execute("window.scrollTo(0, 0)", Vec::new())
-        .await
-        .expect("scroll");
     let shot = client.screenshot().await.expect("a screenshot");
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("desk-page.png");
     std::fs::write(&path, &shot).expect("write the screenshot");

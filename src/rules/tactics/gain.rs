@@ -217,12 +217,7 @@ pub fn gain(pos: &Position, q: &Query) -> Gain {
 /// As [`gain`] when the gain is above `floor`, found with fewer positions; otherwise some value
 /// at most `floor` and its line. Used once [`gains`] has said the gain is above zero.
 pub fn gain_above(pos: &Position, q: &Query, floor: i32) -> Gain {
-    let mut s = Searcher {
-        q,
-        root: pos.turn(),
-        budget: Budget::new(q.limits.nodes),
-        pv: Default::default(),
-    };
+    let mut s = Searcher::new(pos, q);
     let mut p = *pos;
     let value = s.node(&mut p, None, root_state(q), 0, floor, MATE + 1);
     let line = s.pv[0].clone();
@@ -239,12 +234,7 @@ pub fn gain_above(pos: &Position, q: &Query, floor: i32) -> Gain {
 /// a null-window search (is the value above zero?), which cuts far more than [`gain`]. The
 /// answer is the one `gain(pos, q).gains()` gives whenever neither search runs out of positions.
 pub fn gains(pos: &Position, q: &Query) -> Probe {
-    let mut s = Searcher {
-        q,
-        root: pos.turn(),
-        budget: Budget::new(q.limits.nodes),
-        pv: Default::default(),
-    };
+    let mut s = Searcher::new(pos, q);
     let mut p = *pos;
     let value = s.node(&mut p, None, root_state(q), 0, 0, 1);
     Probe {
@@ -311,7 +301,17 @@ fn bit(sq: Square) -> u128 {
     1u128 << sq.index()
 }
 
-impl Searcher<'_> {
+impl<'q> Searcher<'q> {
+    /// A search of `pos` under `q`, with its own position budget.
+    fn new(pos: &Position, q: &'q Query) -> Searcher<'q> {
+        Searcher {
+            q,
+            root: pos.turn(),
+            budget: Budget::new(q.limits.nodes),
+            pv: Default::default(),
+        }
+    }
+
     /// The value for the root side of a line ending with `state`.
     fn leaf(&self, state: &State) -> i32 {
         let v = worth(state.bal, self.q.ruleset);

@@ -64,7 +64,8 @@ pub enum Known {
     Mate(Move),
     /// No mate within the plies asked for.
     NoMate,
-    /// A search with at least as much room ran out before finding one: so would this one.
+    /// A search no deeper, with at least as much room, ran out before finding one: so would
+    /// this one.
     Cut,
 }
 
@@ -133,7 +134,8 @@ pub fn root_mate(key: u64, plies: u32, room: u64) -> Option<Known> {
         match r.mate {
             Some(m) if r.plies <= plies => Some(Known::Mate(m)),
             None if !r.cut && r.plies >= plies => Some(Known::NoMate),
-            None if r.cut && r.plies >= plies && r.room >= room => Some(Known::Cut),
+            // A shallower search with more room was cut: this deeper or equal one would be.
+            None if r.cut && r.plies <= plies && r.room >= room => Some(Known::Cut),
             _ => None,
         }
     })
