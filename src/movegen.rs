@@ -189,7 +189,7 @@ fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats)
 /// targets) groups that are all legal, so counting needs no list. `visit` returns true to stop
 /// early, and then so does this function.
 #[inline(always)]
-fn legal_groups(
+fn legal_groups<const KING_FIRST: bool>(
     board: &Board,
     us: Color,
     king: Square,
@@ -201,6 +201,20 @@ fn legal_groups(
     let threats = Threats::of(board, !us);
     let k = king.index();
     let safety = Safety::of(occ, k, &threats);
+    // King moves are always tested, since any of them may walk into an attack; first when only
+    // one legal move is wanted, as the king's step is the likeliest way out of a check.
+    let king_moves = |visit: &mut dyn FnMut(usize, u128) -> bool| -> bool {
+        let mut ok = 0;
+        for to in Indices(KING_MASK[k] & !own & onto) {
+            if safe_after(occ, k, k, to, &threats) {
+                ok |= 1u128 << to;
+            }
+        }
+        ok != 0 && visit(k, ok)
+    };
+    if KING_FIRST && king_moves(&mut visit) {
+        return true;
+    }
     // Moves that may expose the king are tried; the rest are legal as they are.
     let mut emit = |f: usize, all: u128| -> bool {
         let all = all & !own & onto & safety.useful(f);
@@ -254,17 +268,8 @@ fn legal_groups(
             return true;
         }
     }
-    // King moves are always tried.
-    for f in Indices(mine(Role::King)) {
-        let mut ok = 0;
-        for to in Indices(KING_MASK[f] & !own & onto) {
-            if safe_after(occ, k, f, to, &threats) {
-                ok |= 1u128 << to;
-            }
-        }
-        if ok != 0 && visit(f, ok) {
-            return true;
-        }
+    if !KING_FIRST && king_moves(&mut visit) {
+        return true;
     }
     false
 }
@@ -287,7 +292,7 @@ impl Iterator for Indices {
 
 /// Appends the legal moves of `us`, whose king is on `king`.
 pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
-    legal_groups(board, us, king, !0, |from, to| {
+    legal_groups::<false>(board, us, king, !0, |from, to| {
         if let Some(from) = Square::from_index(from) {
             push_all(from, to, out);
         }
@@ -298,7 +303,7 @@ pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
 /// Appends the legal captures of `us`, whose king is on `king` (the enemy king is no target).
 pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList) {
     let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
-    legal_groups(board, us, king, enemy, |from, to| {
+    legal_groups::<false>(board, us, king, enemy, |from, to| {
         if let Some(from) = Square::from_index(from) {
             push_all(from, to, out);
         }
@@ -308,7 +313,7 @@ pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList
 
 /// Whether `us` has any legal move, stopping at the first one found.
 pub fn any_legal(board: &Board, us: Color, king: Square) -> bool {
-    legal_groups(board, us, king, !0, |_, _| true)
+    legal_groups::<true>(board, us, king, !0, |_, _| true)
 }
 
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
@@ -483,7 +488,7 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
 /// Counts the legal moves without storing them (perft's last ply).
 pub fn count_legal(board: &Board, us: Color, king: Square) -> usize {
     let mut n = 0;
-    legal_groups(board, us, king, !0, |_, to| {
+    legal_groups::<false>(board, us, king, !0, |_, to| {
         n += to.count_ones() as usize;
         false
     });

@@ -60,16 +60,16 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         return no_repetition(options);
     };
     let all = positions(start, moves);
+    let judge_move = |i: usize, switches: Switches| -> MoveReport {
+        let played = Played {
+            before: &all[i],
+            previous: i.checked_sub(1).map(|j| (&all[j], moves[j])),
+        };
+        classify(played, moves[i], i, options, switches)
+    };
     let judge = |switches: BySide<Switches>| -> Vec<MoveReport> {
         (cycle.start..moves.len())
-            .map(|i| {
-                let before = &all[i];
-                let played = Played {
-                    before,
-                    previous: i.checked_sub(1).map(|j| (&all[j], moves[j])),
-                };
-                classify(played, moves[i], i, options, switches.get(before.turn()))
-            })
+            .map(|i| judge_move(i, switches.get(all[i].turn())))
             .collect()
     };
     let summaries = |reports: &[MoveReport]| -> BySide<SideSummary> {
@@ -111,7 +111,14 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
                 Color::Red => again.red.pawns_chase = true,
                 Color::Black => again.black.pawns_chase = true,
             }
-            let rejudged = judge(again);
+            // Only `c`'s moves change with its switches.
+            let rejudged: Vec<MoveReport> = reports
+                .iter()
+                .map(|r| match r.color == c {
+                    true => judge_move(r.ply, again.get(c)),
+                    false => r.clone(),
+                })
+                .collect();
             let resides = summaries(&rejudged);
             if resides.get(c).forbidden {
                 switches = again;
