@@ -865,6 +865,12 @@ async fn crowded_positions_stay_within_the_search_bounds() {
                 },
             };
             let local = rules::adjudicate(&request).expect("legal");
+            // The ruling's account bounds them all together.
+            assert!(
+                local.search.nodes <= local.search.max_nodes,
+                "{what}: {:?}",
+                local.search
+            );
             let local = qili::service::convert::ruling(&local, "", pb::Language::En);
             assert_eq!(local.moves.len(), 4, "{what}");
             local.moves.iter().for_each(|m| within_bounds(&what, m));
@@ -891,6 +897,90 @@ async fn crowded_positions_stay_within_the_search_bounds() {
     }
     health.finish().await;
     assert_no_panic(&server);
+}
+
+/// A ruling asked for with search limits `limits`.
+fn limited(fen: &str, moves: &str, limits: rules::SearchLimits) -> rules::Ruling {
+    let request = rules::Request {
+        fen: fen.to_string(),
+        moves: moves.split(' ').map(String::from).collect(),
+        notation: None,
+        options: Options {
+            limits,
+            ..Options::default()
+        },
+    };
+    rules::adjudicate(&request).expect("legal")
+}
+
+/// One account bounds all the searches of a ruling: a ruling that reaches it says so, in its
+/// search report and its explanation, and the account closes with the ruling.
+#[test]
+fn one_account_bounds_all_the_searches_of_a_ruling() {
+    let defaults = rules::SearchLimits::default;
+    for (fen, moves) in crowded() {
+        let r = limited(&fen, &moves, defaults());
+        assert_eq!(r.search.max_nodes, rules::RULING_NODES);
+        assert!(
+            r.search.nodes <= r.search.max_nodes,
+            "{fen}: {:?}",
+            r.search
+        );
+        if r.search.budget_exhausted {
+            assert!(
+                r.explanation_en.contains("reached their bound"),
+                "{}",
+                r.explanation_en
+            );
+            assert!(
+                r.explanation_zh.contains("搜索达到了上限"),
+                "{}",
+                r.explanation_zh
+            );
+        }
+    }
+    // The positions are built to need more than the bound.
+    let (fen, moves) = &crowded()[0];
+    assert!(limited(fen, moves, defaults()).search.budget_exhausted);
+
+    // A mate threat (车炮 against a lone king) is found with the default account; ten positions
+    // run out and say so; and the next search on the thread, outside a ruling, has its own
+    // budget again.
+    let fen = "3a5/5k3/5a3/C8/9/9/6R2/9/3K5/9 w";
+    let moves = "a6a9 d9e8 a9a6 e8d9 a6a9 d9e8 a9a6 e8d9";
+    let threat = |r: &rules::Ruling| {
+        r.moves
+            .iter()
+            .any(|m| m.kind == rules::MoveKind::MateThreat)
+    };
+    let full = limited(fen, moves, defaults());
+    assert!(
+        threat(&full) && !full.search.budget_exhausted,
+        "{:?}",
+        full.search
+    );
+    let tiny = limited(
+        fen,
+        moves,
+        rules::SearchLimits {
+            ruling_nodes: 10,
+            ..defaults()
+        },
+    );
+    assert!(
+        tiny.search.budget_exhausted && tiny.search.nodes <= 10,
+        "{:?}",
+        tiny.search
+    );
+    // The moves judged after the account ran out show their searches cut.
+    let last = tiny.moves.last().expect("moves");
+    assert!(last.gain_search.budget_exhausted, "{last:?}");
+    let mut after: qili::Position = fen.parse().expect("FEN");
+    let sq = |s: &str| s.parse::<qili::Square>().expect("square");
+    after.play_unchecked(qili::Move::new(sq("a6"), sq("a9")));
+    let again = after.with_turn_passed().expect("no check on the mover");
+    let mut budget = rules::Budget::new(20_000);
+    assert!(rules::mate_by_checks(&again, 13, &mut budget).is_some());
 }
 
 // ---------------------------------------------------------------------------------------------

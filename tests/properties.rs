@@ -184,6 +184,13 @@ fn describe(start: &Position, moves: &[Move], ruleset: Ruleset) -> String {
 
 /// Every move's search report stays within `limits`.
 fn check_bounds(ruling: &Ruling, limits: &SearchLimits, what: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(ruling.search.max_nodes, limits.ruling_nodes, "{}", what);
+    prop_assert!(
+        ruling.search.nodes <= limits.ruling_nodes,
+        "{what}: the ruling's searches visited {} positions, bound {}",
+        ruling.search.nodes,
+        limits.ruling_nodes
+    );
     for m in &ruling.moves {
         let s = &m.mate_search;
         prop_assert_eq!(s.max_plies, limits.mate_plies, "{} ply {}", what, m.ply);
@@ -205,9 +212,10 @@ fn check_bounds(ruling: &Ruling, limits: &SearchLimits, what: &str) -> Result<()
 /// moves were tried in, which a colour swap or a mirror changes, so the symmetries are only
 /// required without it.
 fn exhausted(r: &Ruling) -> bool {
-    r.moves
-        .iter()
-        .any(|m| m.mate_search.budget_exhausted || m.gain_search.budget_exhausted)
+    r.search.budget_exhausted
+        || r.moves
+            .iter()
+            .any(|m| m.mate_search.budget_exhausted || m.gain_search.budget_exhausted)
 }
 
 fn kinds(r: &Ruling) -> Vec<rules::MoveKind> {
@@ -283,6 +291,10 @@ fn limits() -> impl Strategy<Value = SearchLimits> {
         1 => (1u32..=9, 1u64..=2_000).prop_map(|(mate_plies, mate_nodes)| SearchLimits {
             mate_plies,
             mate_nodes,
+            ..SearchLimits::default()
+        }),
+        1 => (1u64..=20_000).prop_map(|ruling_nodes| SearchLimits {
+            ruling_nodes,
             ..SearchLimits::default()
         }),
     ]

@@ -707,6 +707,9 @@ async fn each_detail_level_sends_what_the_proto_documents() {
             (3, 4, 4),
             "{r:?}"
         );
+        let search = r.search.expect("the ruling's search");
+        assert_eq!(search.max_nodes, qili::rules::RULING_NODES);
+        assert!(search.nodes > 0 && !search.budget_exhausted, "{search:?}");
     }
 
     // Full: everything, texts in both languages.

@@ -30,9 +30,12 @@ pub use cycle::{Cycle, find_cycle, positions};
 pub use kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
 pub use protection::legal_captures;
 pub use report::{
-    Article, Defender, LineMove, Means, MoveReport, Ruling, SearchReport, SideReport, Target,
+    Article, Defender, LineMove, Means, MoveReport, Ruling, RulingSearch, SearchReport, SideReport,
+    Target,
 };
-pub use request::{BySide, Options, Request, RequestError, SearchLimits, Texts, parse_moves};
+pub use request::{
+    BySide, Options, RULING_NODES, Request, RequestError, SearchLimits, Texts, parse_moves,
+};
 pub use ruleset::{Ruleset, UnknownRuleset};
 pub use tactics::gain::{Frame, Gain, GainLimits, Query, gain, line_material};
 pub use tactics::graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
@@ -54,7 +57,7 @@ pub fn adjudicate(request: &Request) -> Result<Ruling, RequestError> {
 
 /// Rules on `moves` (all legal) played from `start`.
 pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
-    tactics::memo::begin();
+    let scope = tactics::memo::begin(options.limits.ruling_nodes);
     let ruleset = options.ruleset;
     let Some(cycle) = find_cycle(start, moves) else {
         return no_repetition(options);
@@ -128,6 +131,12 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
             }
         }
     }
+    let search = RulingSearch {
+        nodes: scope.spent(),
+        max_nodes: options.limits.ruling_nodes,
+        budget_exhausted: scope.exhausted(),
+    };
+    drop(scope);
     let texts = options.texts;
     // The explanation quotes the notes.
     if texts.notes || texts.explanation {
@@ -191,6 +200,21 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     } else {
         (String::new(), String::new())
     };
+    let (explanation_zh, explanation_en) = match search.budget_exhausted && texts.explanation {
+        true => (
+            explanation_zh
+                + &format!(
+                    "本裁决的搜索达到了上限（{}个局面），其后的搜索被截断，捉与杀可能少判。",
+                    search.max_nodes
+                ),
+            explanation_en
+                + &format!(
+                    " The ruling's searches reached their bound ({} positions) and the ones after it were cut short: chases and mate threats may be understated.",
+                    search.max_nodes
+                ),
+        ),
+        false => (explanation_zh, explanation_en),
+    };
     for r in &mut reports {
         let (zh, en) = (
             std::mem::take(&mut r.note_zh),
@@ -213,6 +237,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         articles,
         explanation_zh,
         explanation_en,
+        search,
     }
 }
 
@@ -263,6 +288,10 @@ fn no_repetition(options: &Options) -> Ruling {
         black,
         moves: Vec::new(),
         articles: Vec::new(),
+        search: RulingSearch {
+            max_nodes: options.limits.ruling_nodes,
+            ..RulingSearch::default()
+        },
         explanation_zh,
         explanation_en,
     }
@@ -283,7 +312,7 @@ pub struct Analysis {
 /// Analyses `position`, or, if `mv` is given, the position after it, judging the move too.
 /// A move that is not legal in `position` is ignored (callers validate it first).
 pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Analysis {
-    tactics::memo::begin();
+    let _scope = tactics::memo::begin(options.limits.ruling_nodes);
     let mv = mv.filter(|m| position.is_legal(*m));
     let mut report = mv.map(|m| {
         let played = Played {

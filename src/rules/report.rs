@@ -211,6 +211,20 @@ pub struct Ruling {
     pub explanation_zh: String,
     /// The explanation in English.
     pub explanation_en: String,
+    /// What all the ruling's searches visited together, against its bound.
+    pub search: RulingSearch,
+}
+
+/// The positions one ruling's searches visited, against `SearchLimits::ruling_nodes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub struct RulingSearch {
+    /// Positions visited by every search of the ruling.
+    pub nodes: u64,
+    /// The bound.
+    pub max_nodes: u64,
+    /// The bound was reached: the searches after it were cut short, so chases and mate threats
+    /// may be understated.
+    pub budget_exhausted: bool,
 }
 
 impl Ruling {

@@ -193,6 +193,11 @@ pub fn reply(r: Ruling, request_id: String, wanted: Wanted) -> pb::Ruling {
         repetitions: r.repetitions,
         cycle_start: u32_of(r.cycle_start),
         cycle_length: u32_of(r.cycle_length),
+        search: Some(pb::RulingSearch {
+            nodes: r.search.nodes,
+            max_nodes: r.search.max_nodes,
+            budget_exhausted: r.search.budget_exhausted,
+        }),
         ..pb::Ruling::default()
     };
     if wanted.detail == pb::Detail::Verdict {

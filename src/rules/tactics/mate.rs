@@ -30,10 +30,10 @@ impl Budget {
         }
     }
 
-    /// Counts one node; false once the budget is spent.
+    /// Counts one node; false once the budget, or the ruling's account, is spent.
     #[inline]
     pub fn tick(&mut self) -> bool {
-        if self.nodes >= self.max_nodes {
+        if self.nodes >= self.max_nodes || !memo::spend() {
             self.exhausted = true;
             return false;
         }

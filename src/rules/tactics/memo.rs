@@ -2,10 +2,12 @@
 //! the same positions many times over (a mate search is made after every capture of every gain
 //! search, in the positions before and after each move), so each thread keeps a small table of
 //! answers, keyed by the position's hash. `begin` starts a new ruling and forgets the last one's
-//! answers, so no request is answered from another's work.
+//! answers, so no request is answered from another's work. The same scope holds the ruling's
+//! account of positions: every search of the ruling draws on it, so no ruling runs away however
+//! many searches its moves need.
 
 use crate::moves::Move;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// Entries per table (direct-mapped: a newer answer replaces an older one on the same slot).
 const SLOTS: usize = 1 << 13;
@@ -83,8 +85,55 @@ thread_local! {
     });
 }
 
-/// Forgets every remembered answer (called at the start of each ruling).
-pub fn begin() {
+thread_local! {
+    /// Positions left in the account of the ruling under way (unbounded outside a ruling).
+    static LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
+}
+
+/// The ruling under way on this thread; its account closes when this is dropped.
+#[must_use = "the ruling's account closes when the scope is dropped"]
+pub struct Scope {
+    opened: u64,
+}
+
+impl Scope {
+    /// Positions the ruling's searches have visited so far.
+    pub fn spent(&self) -> u64 {
+        self.opened - LEFT.with(Cell::get)
+    }
+
+    /// Whether the account is spent: every search since has been cut short.
+    pub fn exhausted(&self) -> bool {
+        LEFT.with(Cell::get) == 0
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        LEFT.with(|l| l.set(u64::MAX));
+    }
+}
+
+/// Draws one position from the ruling's account: false once it is spent.
+#[inline]
+pub fn spend() -> bool {
+    LEFT.with(|l| {
+        let left = l.get();
+        l.set(left.saturating_sub(1));
+        left > 0
+    })
+}
+
+/// Starts a ruling: forgets every remembered answer and opens an account of `positions` for all
+/// its searches, until the returned scope is dropped.
+pub fn begin(positions: u64) -> Scope {
+    forget();
+    LEFT.with(|l| l.set(positions));
+    Scope { opened: positions }
+}
+
+/// Forgets every remembered answer.
+fn forget() {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         m.generation = m.generation.wrapping_add(1);
