@@ -855,15 +855,14 @@ async fn crowded_positions_stay_within_the_search_bounds() {
         for ruleset in Ruleset::ALL {
             let what = format!("{ruleset} {fen} {moves}");
             // The library, without any deadline.
-            let request = rules::Request {
-                fen: fen.to_string(),
-                moves: moves.split(' ').map(String::from).collect(),
-                notation: None,
-                options: Options {
+            let request = crowded_request(
+                fen,
+                moves,
+                Options {
                     ruleset,
                     ..Options::default()
                 },
-            };
+            );
             let local = rules::adjudicate(&request).expect("legal");
             // The ruling's account bounds them all together.
             assert!(
@@ -899,18 +898,23 @@ async fn crowded_positions_stay_within_the_search_bounds() {
     assert_no_panic(&server);
 }
 
-/// A ruling asked for with search limits `limits`.
-fn limited(fen: &str, moves: &str, limits: rules::SearchLimits) -> rules::Ruling {
-    let request = rules::Request {
+/// The request for `fen` and the space-separated `moves` under `options`.
+fn crowded_request(fen: &str, moves: &str, options: Options) -> rules::Request {
+    rules::Request {
         fen: fen.to_string(),
         moves: moves.split(' ').map(String::from).collect(),
         notation: None,
-        options: Options {
-            limits,
-            ..Options::default()
-        },
+        options,
+    }
+}
+
+/// A ruling asked for with search limits `limits`.
+fn limited(fen: &str, moves: &str, limits: rules::SearchLimits) -> rules::Ruling {
+    let options = Options {
+        limits,
+        ..Options::default()
     };
-    rules::adjudicate(&request).expect("legal")
+    rules::adjudicate(&crowded_request(fen, moves, options)).expect("legal")
 }
 
 /// One account bounds all the searches of a ruling: a ruling that reaches it says so, in its
