@@ -11,6 +11,7 @@
 //! answers with what it has seen, which can only understate the gain.
 
 use super::mate::{Budget, checking_moves, mate_avoiding};
+use super::memo::{self, GENERATED, Generated};
 use super::value::{Material, capture_order};
 use crate::attacks::gives_check;
 use crate::color::Color;
@@ -297,6 +298,32 @@ pub fn worth(bal: Material, ruleset: Ruleset) -> i32 {
     }
 }
 
+/// Whether the side to move is in check, its captures (every legal move when in check: out of
+/// check the checks come from their own generator and quiet moves are never listed) and whether
+/// it has a legal move at all; remembered for the ruling.
+fn generate(pos: &Position) -> (bool, MoveList, bool) {
+    let hash = pos.hash();
+    if let Some(g) = memo::generated(hash) {
+        return (g.in_check, g.moves.iter().copied().collect(), g.any_legal);
+    }
+    let in_check = pos.is_check();
+    let moves = if in_check {
+        pos.legal_moves()
+    } else {
+        pos.legal_captures()
+    };
+    let any_legal = !moves.is_empty() || (!in_check && pos.has_legal_move());
+    if moves.len() <= GENERATED {
+        let g = Generated {
+            in_check,
+            moves: moves.iter().copied().collect(),
+            any_legal,
+        };
+        memo::set_generated(hash, g);
+    }
+    (in_check, moves, any_legal)
+}
+
 fn bit(sq: Square) -> u128 {
     1u128 << sq.index()
 }
@@ -336,15 +363,8 @@ impl<'q> Searcher<'q> {
         if !self.budget.tick() {
             return stand;
         }
-        let in_check = pos.is_check();
-        // Out of check only captures and checks are searched, and the checks come from their
-        // own generator: the quiet moves are never listed.
-        let moves = if in_check {
-            pos.legal_moves()
-        } else {
-            pos.legal_captures()
-        };
-        if moves.is_empty() && (in_check || !pos.has_legal_move()) {
+        let (in_check, moves, any_legal) = generate(pos);
+        if !any_legal {
             // Mated, or stalemated (困毙), which also loses; a mate of the opponent is no capture
             // of a target (杀 is judged on its own).
             if !ours && state.target.is_some() {

@@ -7,23 +7,24 @@
 //! many searches its moves need.
 
 use crate::moves::Move;
+use arrayvec::ArrayVec;
 use std::cell::{Cell, RefCell};
 
 /// Entries per table (direct-mapped: a newer answer replaces an older one on the same slot).
 const SLOTS: usize = 1 << 13;
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Slot<T> {
     generation: u32,
     key: u64,
     value: T,
 }
 
-struct Table<T: Copy> {
+struct Table<T: Clone> {
     slots: Vec<Option<Slot<T>>>,
 }
 
-impl<T: Copy> Table<T> {
+impl<T: Clone> Table<T> {
     fn new() -> Table<T> {
         Table {
             slots: vec![None; SLOTS],
@@ -31,8 +32,8 @@ impl<T: Copy> Table<T> {
     }
 
     fn get(&self, generation: u32, key: u64) -> Option<T> {
-        match self.slots[(key as usize) & (SLOTS - 1)] {
-            Some(s) if s.generation == generation && s.key == key => Some(s.value),
+        match &self.slots[(key as usize) & (SLOTS - 1)] {
+            Some(s) if s.generation == generation && s.key == key => Some(s.value.clone()),
             _ => None,
         }
     }
@@ -71,18 +72,42 @@ pub enum Known {
     Cut,
 }
 
+/// Most moves of a remembered list (longer ones, rare, are generated again each time).
+pub const GENERATED: usize = 24;
+
+/// What a net-gain search generates at a position. The searches of one ruling meet the same
+/// positions again and again (one search a target, a frame, a first move), and generating the
+/// moves costs more than the rest of a position's work.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The side to move is in check.
+    pub in_check: bool,
+    /// Its captures, or every legal move when in check.
+    pub moves: ArrayVec<Move, GENERATED>,
+    /// It has a legal move at all.
+    pub any_legal: bool,
+}
+
 struct Memo {
     generation: u32,
     mated: Table<(u32, bool)>,
     roots: Table<Root>,
+    generated: Table<Generated>,
+}
+
+impl Memo {
+    fn new(generation: u32) -> Memo {
+        Memo {
+            generation,
+            mated: Table::new(),
+            roots: Table::new(),
+            generated: Table::new(),
+        }
+    }
 }
 
 thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(Memo {
-        generation: 0,
-        mated: Table::new(),
-        roots: Table::new(),
-    });
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::new(0));
 }
 
 thread_local! {
@@ -139,9 +164,7 @@ fn forget() {
         m.generation = m.generation.wrapping_add(1);
         if m.generation == 0 {
             // After 2^32 rulings, clear for real rather than confuse old entries with new ones.
-            m.mated = Table::new();
-            m.roots = Table::new();
-            m.generation = 1;
+            *m = Memo::new(1);
         }
     });
 }
@@ -206,5 +229,22 @@ pub fn set_root_mate(key: u64, plies: u32, room: u64, mate: Option<Move>, cut: b
                 cut,
             },
         );
+    });
+}
+
+/// The moves generated at the position with hash `hash` earlier in this ruling, if remembered.
+pub fn generated(hash: u64) -> Option<Generated> {
+    MEMO.with(|t| {
+        let t = t.borrow();
+        t.generated.get(t.generation, hash)
+    })
+}
+
+/// Remembers the moves generated at the position with hash `hash`.
+pub fn set_generated(hash: u64, g: Generated) {
+    MEMO.with(|t| {
+        let mut t = t.borrow_mut();
+        let generation = t.generation;
+        t.generated.put(generation, hash, g);
     });
 }
