@@ -398,6 +398,15 @@ fn found_asymmetries_stay_fixed() {
             "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
             "e3e1 c6c5 i3i0 h9h1 e1e3 c5c6 i0i3 h1h9",
         ),
+        // cxa1999, ply 0 (马７进８ and its mirror): two black cannons can take the red advisor on
+        // d0 and net the same; which one the protection was judged by went by the points' order,
+        // and after one of them the advisor's protectors are false, after the other real. The
+        // capturer now takes the capture that leaves the weakest root.
+        (
+            Ruleset::Cxa1999,
+            "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1cr1 b - - 3 2",
+            "c7b5 d1a1 b5c7 a1d1",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

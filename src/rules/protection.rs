@@ -89,12 +89,39 @@ pub fn assess(
         .into_iter()
         .map(|m| (m, exchange(pos, m, ruleset, limits)))
         .collect();
-    // The best capture; among equals the cheapest capturer (listed first).
-    let (best, g) = exchanges.iter().rev().max_by_key(|(_, g)| g.value)?;
-    let (best, value, material) = (*best, g.value, g.material);
+    // The best capture; among equals the cheapest capturer (listed first). Between equal
+    // capturers (two cannons, say) the capturer takes the one that leaves the weakest root: the
+    // board's order of their points decides nothing (a mirrored board is ruled alike).
+    let value = exchanges.iter().map(|(_, g)| g.value).max()?;
+    let order = |m: &Move| pos.piece_at(m.from).map_or(9, |p| capture_order(p.role));
+    let cheapest = exchanges
+        .iter()
+        .filter(|(_, g)| g.value == value)
+        .map(|(m, _)| order(m))
+        .min()?;
+    let (best, material, defenders, protection) = exchanges
+        .iter()
+        .filter(|(m, g)| g.value == value && order(m) == cheapest)
+        .map(|(m, g)| {
+            let defenders = defenders(pos, graph, *m, limits);
+            let protection = protection_of(&defenders, value);
+            (*m, g.material, defenders, protection)
+        })
+        .min_by_key(|(_, _, _, p)| weakness(*p))?;
     let captures = exchanges.iter().map(|(m, g)| (*m, g.value)).collect();
-    let defenders = defenders(pos, graph, best, limits);
-    let protection = if defenders.is_empty() {
+    Some(Assessment {
+        captures,
+        defenders,
+        protection,
+        best,
+        value,
+        material,
+    })
+}
+
+/// The protection that `defenders` give against a capture whose exchange nets `value`.
+fn protection_of(defenders: &[Defender], value: i32) -> Protection {
+    if defenders.is_empty() {
         Protection::Unprotected
     } else if defenders.iter().all(|d| !d.real) {
         Protection::FalseRoot
@@ -104,15 +131,18 @@ pub fn assess(
         Protection::HiddenRoot
     } else {
         Protection::Protected
-    };
-    Some(Assessment {
-        captures,
-        defenders,
-        protection,
-        best,
-        value,
-        material,
-    })
+    }
+}
+
+/// Weakest first: the capturer's preference between captures that net the same.
+fn weakness(p: Protection) -> u8 {
+    match p {
+        Protection::Unprotected => 0,
+        Protection::FalseRoot => 1,
+        Protection::InsufficientRoot => 2,
+        Protection::HiddenRoot => 3,
+        Protection::Protected => 4,
+    }
 }
 
 /// The defenders of the piece that `capture` takes: direct and hidden ones from the graph, plus
