@@ -407,6 +407,16 @@ fn found_asymmetries_stay_fixed() {
             "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1cr1 b - - 3 2",
             "c7b5 d1a1 b5c7 a1d1",
         ),
+        // cxa2011, ply 3 (车四平二 and its colour swap): the rook offers itself to both black
+        // rooks (on the rank and on the file) and threatens mate by taking the one on the file.
+        // A mate resting on taking an offered piece is no mate threat (26.9), but only the
+        // first offer in the board's order was kept from the mate search, so the threat counted
+        // in one colour and not the other. Every offered piece is now kept from it.
+        (
+            Ruleset::Cxa2011,
+            "2bak2r1/4aP3/4b4/4C4/4P4/2r4R1/4R4/B8/1p7/c3K4 b - - 1 2",
+            "a0a1 h4e4 a1a0 e4h4",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

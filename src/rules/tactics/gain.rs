@@ -324,6 +324,12 @@ fn generate(pos: &Position) -> (bool, MoveList, bool) {
     (in_check, moves, any_legal)
 }
 
+/// The points of the pieces the side to move may not capture that still stand there (every
+/// one of them: a mate resting on any offered piece is not counted).
+fn forbidden(state: &State) -> u128 {
+    state.forbid.iter().flatten().fold(0, |m, &sq| m | bit(sq))
+}
+
 fn bit(sq: Square) -> u128 {
     1u128 << sq.index()
 }
@@ -380,7 +386,7 @@ impl<'q> Searcher<'q> {
             }
             alpha = alpha.max(best);
             let credited = (!ours && !self.q.recaptures_only) || (ours && state.target.is_none());
-            if credited && state.captured && self.mates(pos, prev, ours, state.forbid[0]) {
+            if credited && state.captured && self.mates(pos, prev, ours, forbidden(&state)) {
                 return MATE - ply as i32 - 1;
             }
         } else if !in_check && self.q.first.is_none() {
@@ -566,15 +572,9 @@ impl<'q> Searcher<'q> {
     /// it did not exist in the position before the last move with this side to move (a mate
     /// already on the board is not the last move's doing). In the frame before a move the
     /// opponent's mates count whenever they exist.
-    fn mates(
-        &mut self,
-        pos: &Position,
-        prev: Option<&Position>,
-        ours: bool,
-        forbid: Option<Square>,
-    ) -> bool {
+    fn mates(&mut self, pos: &Position, prev: Option<&Position>, ours: bool, forbid: u128) -> bool {
         // The side to move's mates never rest on taking a barred piece (2011 26.9).
-        let forbid = if ours { forbid } else { None };
+        let forbid = if ours { forbid } else { 0 };
         if !self.mate(pos, forbid) {
             return false;
         }
@@ -595,7 +595,7 @@ impl<'q> Searcher<'q> {
     }
 
     /// A mate search by checks from `pos`, its positions taken from this search's budget.
-    fn mate(&mut self, pos: &Position, forbid: Option<Square>) -> bool {
+    fn mate(&mut self, pos: &Position, forbid: u128) -> bool {
         let lim = self.q.limits;
         let left = self.budget.max_nodes.saturating_sub(self.budget.nodes);
         let mut b = Budget::new(lim.mate_nodes.min(left));

@@ -54,11 +54,11 @@ pub fn checking_moves(pos: &Position) -> MoveList {
 /// (a series of checks, 连续照将), every defence tried. Mate in one first, then the full depth;
 /// stops when `budget` is spent (then the answer is "no mate found").
 pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option<Move> {
-    mate_avoiding(pos, plies, budget, None)
+    mate_avoiding(pos, plies, budget, 0)
 }
 
-/// As [`mate_by_checks`], the attacker never capturing the piece now on `forbid` while it stands
-/// there (a mate that rests on taking an offered piece where it is offered is not counted, 2011
+/// As [`mate_by_checks`], the attacker never capturing a piece now on one of the points of
+/// `forbid` (a mask of point indices) while it stands there (a mate that rests on taking an offered piece where it is offered is not counted, 2011
 /// 26.9; once the piece moves, taking it is allowed). The answer is remembered for the rest of
 /// the ruling: the gain searches ask it of the same positions again and again. A search that ran
 /// out of room answers "cut" to every later one with no more room (its budget is then marked
@@ -67,7 +67,7 @@ pub fn mate_avoiding(
     pos: &Position,
     plies: u32,
     budget: &mut Budget,
-    forbid: Option<Square>,
+    forbid: u128,
 ) -> Option<Move> {
     let key = pos.hash() ^ forbid_key(forbid) ^ ROOT_KEY;
     let room = budget.max_nodes.saturating_sub(budget.nodes);
@@ -88,12 +88,7 @@ pub fn mate_avoiding(
 /// Keeps the whole searches' answers apart from the defender's positions in the same table keys.
 const ROOT_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
-fn search_mate(
-    pos: &Position,
-    plies: u32,
-    budget: &mut Budget,
-    forbid: Option<Square>,
-) -> Option<Move> {
+fn search_mate(pos: &Position, plies: u32, budget: &mut Budget, forbid: u128) -> Option<Move> {
     // The root's checks are generated once for every depth.
     let checks = checking_moves(pos);
     if checks.is_empty() {
@@ -120,10 +115,10 @@ fn mate_root(
     checks: &MoveList,
     plies: u32,
     budget: &mut Budget,
-    forbid: Option<Square>,
+    forbid: u128,
 ) -> Option<Move> {
     for &m in checks {
-        if forbid == Some(m.to) {
+        if forbid & bit(m.to) != 0 {
             continue;
         }
         let undo = pos.play_unchecked(m);
@@ -140,12 +135,7 @@ fn mate_root(
 }
 
 /// The defender is to move after a check: is it mated now or within `plies` more plies?
-fn defender_is_mated(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    forbid: Option<Square>,
-) -> bool {
+fn defender_is_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u128) -> bool {
     let key = pos.hash() ^ forbid_key(forbid);
     if let Some(known) = memo::mated_within(key, plies) {
         return known;
@@ -166,25 +156,25 @@ fn defender_is_mated(
     mated
 }
 
-/// Keeps the remembered answers of searches that avoid a piece apart from the plain ones.
-fn forbid_key(forbid: Option<Square>) -> u64 {
-    forbid.map_or(0, |sq| {
-        (sq.index() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
-    })
+/// Keeps the remembered answers of searches that avoid pieces apart from the plain ones (and
+/// from each other's).
+fn forbid_key(forbid: u128) -> u64 {
+    let (lo, hi) = (forbid as u64, (forbid >> 64) as u64);
+    lo.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ hi.wrapping_mul(0xA076_1D64_78BD_642F).rotate_left(29)
+}
+
+/// The mask of point `sq`.
+fn bit(sq: Square) -> u128 {
+    1u128 << sq.index()
 }
 
 /// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
 /// has none.
-fn every_reply_mated(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    forbid: Option<Square>,
-) -> bool {
+fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u128) -> bool {
     for r in pos.legal_moves() {
         // Once the avoided piece moves (say, to block a check), taking it no longer takes the
         // piece offered where it was offered.
-        let forbid = if forbid == Some(r.from) { None } else { forbid };
+        let forbid = forbid & !bit(r.from);
         let undo = pos.play_unchecked(r);
         let mated = attacker_mates(pos, plies - 1, budget, forbid);
         pos.undo(r, undo);
@@ -196,12 +186,7 @@ fn every_reply_mated(
 }
 
 /// The attacker is to move: does some check lead to mate within `plies` plies?
-fn attacker_mates(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    forbid: Option<Square>,
-) -> bool {
+fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u128) -> bool {
     // The attacker's positions are remembered as the defender's are, under their own keys.
     let key = pos.hash() ^ forbid_key(forbid) ^ ATTACKER_KEY;
     if let Some(known) = memo::mated_within(key, plies) {
@@ -212,7 +197,7 @@ fn attacker_mates(
     }
     let mut found = false;
     for m in checking_moves(pos) {
-        if forbid == Some(m.to) {
+        if forbid & bit(m.to) != 0 {
             continue;
         }
         let undo = pos.play_unchecked(m);
@@ -245,7 +230,7 @@ pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
         let Some(m) = checking_moves(&p).into_iter().find(|&m| {
             let mut q = p;
             q.play_unchecked(m);
-            defender_is_mated(&mut q, left - 1, budget, None)
+            defender_is_mated(&mut q, left - 1, budget, 0)
         }) else {
             return Vec::new();
         };
@@ -263,7 +248,7 @@ pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
             q.play_unchecked(r);
             let need = (1..left)
                 .step_by(2)
-                .find(|&k| attacker_mates(&mut q, k, budget, None));
+                .find(|&k| attacker_mates(&mut q, k, budget, 0));
             let Some(need) = need else {
                 return Vec::new();
             };
