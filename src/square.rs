@@ -57,6 +57,12 @@ impl Square {
         self.0 as usize
     }
 
+    /// The point as a one-bit board mask (bit `index`).
+    #[inline]
+    pub const fn mask(self) -> u128 {
+        1u128 << self.0
+    }
+
     /// File 0–8 (`a`–`i`).
     #[inline]
     pub const fn file(self) -> u8 {

@@ -107,9 +107,7 @@ pub fn classify(
     // 杀: a forced mate by checks now that did not exist before the move. One resting on taking a
     // piece of the same kind where it stands is the trade's business, not a mate threat (2011
     // 26.9): an offer the opponent can accept is 兑, one it cannot is a chase.
-    let forbid = offers
-        .iter()
-        .fold(0u128, |m, o| m | (1u128 << o.theirs.index()));
+    let forbid = offers.iter().fold(0, |m, o| m | o.theirs.mask());
     let mut budget = Budget::new(options.limits.mate_nodes);
     let threat = !king_answers
         && mate_avoiding(&again, options.limits.mate_plies, &mut budget, forbid).is_some();

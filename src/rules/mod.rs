@@ -117,9 +117,12 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
             // Only `c`'s moves change with its switches.
             let rejudged: Vec<MoveReport> = reports
                 .iter()
-                .map(|r| match r.color == c {
-                    true => judge_move(r.ply, again.get(c)),
-                    false => r.clone(),
+                .map(|r| {
+                    if r.color == c {
+                        judge_move(r.ply, again.get(c))
+                    } else {
+                        r.clone()
+                    }
                 })
                 .collect();
             let resides = summaries(&rejudged);
@@ -189,7 +192,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     let mut seen = std::collections::HashSet::new();
     ids.retain(|id| seen.insert(*id));
     let articles: Vec<Article> = ids.into_iter().map(explain::article).collect();
-    let (explanation_zh, explanation_en) = if texts.explanation {
+    let (mut explanation_zh, mut explanation_en) = if texts.explanation {
         explain::explain(
             decision.verdict,
             Some((cycle.start, cycle.length, cycle.repetitions)),
@@ -200,21 +203,15 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     } else {
         (String::new(), String::new())
     };
-    let (explanation_zh, explanation_en) = match search.budget_exhausted && texts.explanation {
-        true => (
-            explanation_zh
-                + &format!(
-                    "本裁决的搜索达到了上限（{}个局面），其后的搜索被截断，捉与杀可能少判。",
-                    search.max_nodes
-                ),
-            explanation_en
-                + &format!(
-                    " The ruling's searches reached their bound ({} positions) and the ones after it were cut short: chases and mate threats may be understated.",
-                    search.max_nodes
-                ),
-        ),
-        false => (explanation_zh, explanation_en),
-    };
+    if search.budget_exhausted && texts.explanation {
+        let n = search.max_nodes;
+        explanation_zh.push_str(&format!(
+            "本裁决的搜索达到了上限（{n}个局面），其后的搜索被截断，捉与杀可能少判。"
+        ));
+        explanation_en.push_str(&format!(
+            " The ruling's searches reached their bound ({n} positions) and the ones after it were cut short: chases and mate threats may be understated."
+        ));
+    }
     for r in &mut reports {
         let (zh, en) = (
             std::mem::take(&mut r.note_zh),

@@ -327,11 +327,7 @@ fn generate(pos: &Position) -> (bool, MoveList, bool) {
 /// The points of the pieces the side to move may not capture that still stand there (every
 /// one of them: a mate resting on any offered piece is not counted).
 fn forbidden(state: &State) -> u128 {
-    state.forbid.iter().flatten().fold(0, |m, &sq| m | bit(sq))
-}
-
-fn bit(sq: Square) -> u128 {
-    1u128 << sq.index()
+    state.forbid.iter().flatten().fold(0, |m, sq| m | sq.mask())
 }
 
 impl<'q> Searcher<'q> {
@@ -426,7 +422,7 @@ impl<'q> Searcher<'q> {
                     }
                 }
             }
-            next.touched |= bit(m.from) | bit(m.to);
+            next.touched |= m.from.mask() | m.to.mask();
             let undo = pos.play_unchecked(m);
             let v = -self.node(pos, Some(&before), next, ply + 1, -beta, -alpha);
             pos.undo(m, undo);
@@ -491,7 +487,7 @@ impl<'q> Searcher<'q> {
         let checks: Option<MoveList> = wants_checks.then(|| checking_moves(pos));
         let king = pos.king(!pos.turn());
         for &m in moves {
-            if ours && self.q.frozen == Some(m.from) && state.touched & bit(m.from) == 0 {
+            if ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0 {
                 continue;
             }
             if ours && self.q.checkless && gives_check(pos.board(), m.from, m.to, king) {
@@ -522,7 +518,8 @@ impl<'q> Searcher<'q> {
         }
         for &m in checks.iter().flatten() {
             let quiet = pos.piece_at(m.to).is_none();
-            let frozen = ours && self.q.frozen == Some(m.from) && state.touched & bit(m.from) == 0;
+            let frozen =
+                ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0;
             if quiet && !frozen {
                 let _ = out.try_push((-1000, m));
             }
@@ -533,7 +530,7 @@ impl<'q> Searcher<'q> {
 
     /// Whether the capture `m` belongs to the line in this query.
     fn capture_counts(&self, m: Move, ours: bool, state: &State) -> bool {
-        let untouched = |sq: Square| state.touched & bit(sq) == 0;
+        let untouched = |sq: Square| state.touched & sq.mask() == 0;
         // On one point: captures there, and recaptures of pieces a check evasion moved.
         if self
             .q
@@ -560,7 +557,7 @@ impl<'q> Searcher<'q> {
 
     /// Whether the query bars the side to move's capture `m` (an offered piece, 26.9).
     fn barred(&self, m: Move, state: &State) -> bool {
-        let untouched = |sq: Square| state.touched & bit(sq) == 0;
+        let untouched = |sq: Square| state.touched & sq.mask() == 0;
         self.q
             .forbid
             .iter()

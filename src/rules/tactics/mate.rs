@@ -7,7 +7,6 @@ use super::memo;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::square::Square;
 
 /// A node budget shared by one search.
 #[derive(Clone, Copy, Debug)]
@@ -58,8 +57,9 @@ pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option
 }
 
 /// As [`mate_by_checks`], the attacker never capturing a piece now on one of the points of
-/// `forbid` (a mask of point indices) while it stands there (a mate that rests on taking an offered piece where it is offered is not counted, 2011
-/// 26.9; once the piece moves, taking it is allowed). The answer is remembered for the rest of
+/// `forbid` (a mask of point indices) while it stands there (a mate that rests on taking an
+/// offered piece where it is offered is not counted, 2011 26.9; once the piece moves, taking it
+/// is allowed). The answer is remembered for the rest of
 /// the ruling: the gain searches ask it of the same positions again and again. A search that ran
 /// out of room answers "cut" to every later one with no more room (its budget is then marked
 /// exhausted too), rather than spending the same positions again.
@@ -118,7 +118,7 @@ fn mate_root(
     forbid: u128,
 ) -> Option<Move> {
     for &m in checks {
-        if forbid & bit(m.to) != 0 {
+        if forbid & m.to.mask() != 0 {
             continue;
         }
         let undo = pos.play_unchecked(m);
@@ -163,18 +163,13 @@ fn forbid_key(forbid: u128) -> u64 {
     lo.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ hi.wrapping_mul(0xA076_1D64_78BD_642F).rotate_left(29)
 }
 
-/// The mask of point `sq`.
-fn bit(sq: Square) -> u128 {
-    1u128 << sq.index()
-}
-
 /// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
 /// has none.
 fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u128) -> bool {
     for r in pos.legal_moves() {
         // Once the avoided piece moves (say, to block a check), taking it no longer takes the
         // piece offered where it was offered.
-        let forbid = forbid & !bit(r.from);
+        let forbid = forbid & !r.from.mask();
         let undo = pos.play_unchecked(r);
         let mated = attacker_mates(pos, plies - 1, budget, forbid);
         pos.undo(r, undo);
@@ -197,7 +192,7 @@ fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u
     }
     let mut found = false;
     for m in checking_moves(pos) {
-        if forbid & bit(m.to) != 0 {
+        if forbid & m.to.mask() != 0 {
             continue;
         }
         let undo = pos.play_unchecked(m);
