@@ -447,6 +447,7 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
     let own = board.color_mask(us);
     let src = CheckSources::of(board, us, theirs.index());
     let threats = Threats::of(board, !us);
+    let safety = Safety::of(occ, ours.index(), &threats);
     for from in Squares(own) {
         let Some(piece) = board.get(from) else {
             continue;
@@ -470,6 +471,19 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
         if !uncovers {
             to &= wanted;
         }
+        // A rook, horse or pawn landing where it checks, or any piece but a cannon landing
+        // between one of our cannons and the king, checks for sure; the rest are played out.
+        let sure = match piece.role {
+            Role::Cannon | Role::King => 0,
+            _ => direct | src.screen,
+        };
+        // As in `legal_groups`: only these moves can expose our own king.
+        let risky =
+            if safety.in_check || piece.role == Role::King || safety.pinned & (1u128 << f) != 0 {
+                !0
+            } else {
+                safety.screens
+            };
         for dest in Squares(to) {
             let t = dest.index();
             let k = if piece.role == Role::King {
@@ -477,7 +491,9 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
             } else {
                 ours.index()
             };
-            if gives_check(board, from, dest, theirs) && safe_after(occ, k, f, t, &threats) {
+            let tb = 1u128 << t;
+            let checks = sure & tb != 0 || gives_check(board, from, dest, theirs);
+            if checks && (risky & tb == 0 || safe_after(occ, k, f, t, &threats)) {
                 // Cannot overflow: a side's checks are fewer than MAX_MOVES.
                 let _ = out.try_push(Move::new(from, dest));
             }
