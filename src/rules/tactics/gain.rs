@@ -375,6 +375,10 @@ impl<'q> Searcher<'q> {
             return -(MATE - ply as i32);
         }
         let mut best = -MATE - 1;
+        // Whether a mate by checks of the side to move would end the line here: tested after
+        // the moves, and only when they do not already refute the line (a fail-high bound is
+        // as good as the mate's), since the test costs more than most of these nodes.
+        let mut mate_ends = false;
         if !in_check && ply > 0 {
             best = stand;
             if best >= beta {
@@ -382,15 +386,16 @@ impl<'q> Searcher<'q> {
             }
             alpha = alpha.max(best);
             let credited = (!ours && !self.q.recaptures_only) || (ours && state.target.is_none());
-            if credited && state.captured && self.mates(pos, prev, ours, forbidden(&state)) {
-                return MATE - ply as i32 - 1;
-            }
+            mate_ends = credited && state.captured;
         } else if !in_check && self.q.first.is_none() {
             // At the root standing pat is worth nothing, target or not.
             best = 0.min(stand);
             alpha = alpha.max(best);
         }
         if ply >= usize::from(self.q.limits.plies) || ply >= MAX_PLY {
+            if mate_ends && self.mates(pos, prev, ours, forbidden(&state)) {
+                return MATE - ply as i32 - 1;
+            }
             return if in_check { stand } else { best };
         }
         let candidates = self.candidates(pos, &moves, &state, ply, in_check, ours);
@@ -444,6 +449,10 @@ impl<'q> Searcher<'q> {
             if self.budget.exhausted {
                 break;
             }
+        }
+        if mate_ends && best < beta && self.mates(pos, prev, ours, forbidden(&state)) {
+            self.pv[ply].clear();
+            return MATE - ply as i32 - 1;
         }
         if best == -MATE - 1 {
             // In check with no evasion the query allows: the line fails for the side to move
