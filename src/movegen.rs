@@ -300,6 +300,23 @@ pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
     });
 }
 
+/// Visits the legal moves of `us` (king on `king`) one by one, the king's steps first, until
+/// `visit` returns true; whether it did. Generates no more than it visits, for searches that
+/// usually stop at the first move.
+pub fn find_legal(
+    board: &Board,
+    us: Color,
+    king: Square,
+    mut visit: impl FnMut(Move) -> bool,
+) -> bool {
+    legal_groups::<true>(board, us, king, !0, |from, to| {
+        let Some(from) = Square::from_index(from) else {
+            return false;
+        };
+        Squares(to).any(|dest| visit(Move::new(from, dest)))
+    })
+}
+
 /// Appends the legal captures of `us`, whose king is on `king` (the enemy king is no target).
 pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList) {
     let enemy = board.color_mask(!us) & !board.role_mask(Role::King);

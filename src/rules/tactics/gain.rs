@@ -10,14 +10,15 @@
 //! [`GainLimits`]: plies, checks per side and positions; a search that runs out of positions
 //! answers with what it has seen, which can only understate the gain.
 
-use super::mate::{Budget, checking_moves, mate_avoiding};
+use super::mate::{Budget, mate_avoiding};
 use super::memo::{self, GENERATED, Generated};
 use super::value::{Material, capture_order};
 use crate::attacks::gives_check;
 use crate::color::Color;
+use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::piece::Role;
-use crate::position::Position;
+use crate::position::{Position, Undo};
 use crate::rules::ruleset::Ruleset;
 use crate::square::Square;
 use arrayvec::ArrayVec;
@@ -298,20 +299,22 @@ pub fn worth(bal: Material, ruleset: Ruleset) -> i32 {
     }
 }
 
-/// Whether the side to move is in check, its captures (every legal move when in check: out of
-/// check the checks come from their own generator and quiet moves are never listed) and whether
-/// it has a legal move at all; remembered for the ruling.
-fn generate(pos: &Position) -> (bool, MoveList, bool) {
+/// Whether the side to move is in check and whether it has a legal move at all, with its
+/// captures (every legal move when in check: out of check the checks come from their own
+/// generator and quiet moves are never listed) put in `moves`; remembered for the ruling.
+fn generate(pos: &Position, moves: &mut MoveList) -> (bool, bool) {
     let hash = pos.hash();
     if let Some(g) = memo::generated(hash) {
-        return (g.in_check, g.moves.iter().copied().collect(), g.any_legal);
+        moves.extend(g.moves.iter().copied());
+        return (g.in_check, g.any_legal);
     }
     let in_check = pos.is_check();
-    let moves = if in_check {
-        pos.legal_moves()
+    let (board, us) = (pos.board(), pos.turn());
+    if in_check {
+        movegen::legal(board, us, pos.king(us), moves);
     } else {
-        pos.legal_captures()
-    };
+        movegen::legal_captures(board, us, pos.king(us), moves);
+    }
     let any_legal = !moves.is_empty() || (!in_check && pos.has_legal_move());
     if moves.len() <= GENERATED {
         let g = Generated {
@@ -321,7 +324,7 @@ fn generate(pos: &Position) -> (bool, MoveList, bool) {
         };
         memo::set_generated(hash, g);
     }
-    (in_check, moves, any_legal)
+    (in_check, any_legal)
 }
 
 /// The points of the pieces the side to move may not capture that still stand there (every
@@ -347,11 +350,12 @@ impl<'q> Searcher<'q> {
         if state.target.is_some() { v.min(0) } else { v }
     }
 
-    /// Negamax: the value for the side to move. `prev` is the position before the last move.
+    /// Negamax: the value for the side to move. `last` is the last move and what undoes it (the
+    /// position before it is rebuilt only when a mate test needs it).
     fn node(
         &mut self,
         pos: &mut Position,
-        prev: Option<&Position>,
+        last: Option<(Move, Undo)>,
         state: State,
         ply: usize,
         mut alpha: i32,
@@ -365,7 +369,8 @@ impl<'q> Searcher<'q> {
         if !self.budget.tick() {
             return stand;
         }
-        let (in_check, moves, any_legal) = generate(pos);
+        let mut moves = MoveList::new();
+        let (in_check, any_legal) = generate(pos, &mut moves);
         if !any_legal {
             // Mated, or stalemated (困毙), which also loses; a mate of the opponent is no capture
             // of a target (杀 is judged on its own).
@@ -393,13 +398,13 @@ impl<'q> Searcher<'q> {
             alpha = alpha.max(best);
         }
         if ply >= usize::from(self.q.limits.plies) || ply >= MAX_PLY {
-            if mate_ends && self.mates(pos, prev, ours, forbidden(&state)) {
+            if mate_ends && self.mates(pos, last, ours, forbidden(&state)) {
                 return MATE - ply as i32 - 1;
             }
             return if in_check { stand } else { best };
         }
-        let candidates = self.candidates(pos, &moves, &state, ply, in_check, ours);
-        let before = *pos;
+        let mut candidates = ArrayVec::new();
+        self.candidates(pos, &moves, &state, (ply, in_check, ours), &mut candidates);
         for (_, m) in candidates {
             let mut next = state;
             next.captured = pos.piece_at(m.to).is_some();
@@ -429,7 +434,7 @@ impl<'q> Searcher<'q> {
             }
             next.touched |= m.from.mask() | m.to.mask();
             let undo = pos.play_unchecked(m);
-            let v = -self.node(pos, Some(&before), next, ply + 1, -beta, -alpha);
+            let v = -self.node(pos, Some((m, undo)), next, ply + 1, -beta, -alpha);
             pos.undo(m, undo);
             if v > best {
                 best = v;
@@ -450,7 +455,7 @@ impl<'q> Searcher<'q> {
                 break;
             }
         }
-        if mate_ends && best < beta && self.mates(pos, prev, ours, forbidden(&state)) {
+        if mate_ends && best < beta && self.mates(pos, last, ours, forbidden(&state)) {
             self.pv[ply].clear();
             return MATE - ply as i32 - 1;
         }
@@ -466,25 +471,23 @@ impl<'q> Searcher<'q> {
         best
     }
 
-    /// The moves searched at a node, best-looking first: every evasion when in check, else the
-    /// captures the frame counts and, while the side has checks left, its checks.
+    /// The moves searched at a node, best-looking first, put in `out`: every evasion when in
+    /// check, else the captures the frame counts and, while the side has checks left, its checks.
     fn candidates(
         &self,
         pos: &Position,
         moves: &MoveList,
         state: &State,
-        ply: usize,
-        in_check: bool,
-        ours: bool,
-    ) -> ArrayVec<(i32, Move), 128> {
-        let mut out: ArrayVec<(i32, Move), 128> = ArrayVec::new();
+        (ply, in_check, ours): (usize, bool, bool),
+        out: &mut ArrayVec<(i32, Move), 128>,
+    ) {
         if ply == 0
             && let Some(f) = self.q.first
         {
             if pos.is_legal(f) {
                 out.push((0, f));
             }
-            return out;
+            return;
         }
         let checks_left = if ours {
             state.checks < self.q.limits.checks
@@ -493,7 +496,11 @@ impl<'q> Searcher<'q> {
         };
         let wants_checks =
             !in_check && checks_left && self.q.square.is_none() && !(ours && self.q.checkless);
-        let checks: Option<MoveList> = wants_checks.then(|| checking_moves(pos));
+        let mut checks = MoveList::new();
+        if wants_checks {
+            let us = pos.turn();
+            movegen::checks(pos.board(), us, pos.king(us), pos.king(!us), &mut checks);
+        }
         let king = pos.king(!pos.turn());
         for &m in moves {
             if ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0 {
@@ -525,7 +532,7 @@ impl<'q> Searcher<'q> {
                 None => out.push((-1000, m)),
             }
         }
-        for &m in checks.iter().flatten() {
+        for &m in &checks {
             let quiet = pos.piece_at(m.to).is_none();
             let frozen =
                 ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0;
@@ -534,7 +541,6 @@ impl<'q> Searcher<'q> {
             }
         }
         out.sort_by_key(|(o, _)| -o);
-        out
     }
 
     /// Whether the capture `m` belongs to the line in this query.
@@ -578,7 +584,13 @@ impl<'q> Searcher<'q> {
     /// it did not exist in the position before the last move with this side to move (a mate
     /// already on the board is not the last move's doing). In the frame before a move the
     /// opponent's mates count whenever they exist.
-    fn mates(&mut self, pos: &Position, prev: Option<&Position>, ours: bool, forbid: u128) -> bool {
+    fn mates(
+        &mut self,
+        pos: &Position,
+        last: Option<(Move, Undo)>,
+        ours: bool,
+        forbid: u128,
+    ) -> bool {
         // The side to move's mates never rest on taking a barred piece (2011 26.9).
         let forbid = if ours { forbid } else { 0 };
         if !self.mate(pos, forbid) {
@@ -594,7 +606,12 @@ impl<'q> Searcher<'q> {
         if !ours && !old_mates {
             return true;
         }
-        match prev.and_then(Position::with_turn_passed) {
+        let prev = last.and_then(|(m, undo)| {
+            let mut p = *pos;
+            p.undo(m, undo);
+            p.with_turn_passed()
+        });
+        match prev {
             Some(prev) => !self.mate(&prev, forbid),
             None => true,
         }

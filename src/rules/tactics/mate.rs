@@ -166,18 +166,19 @@ fn forbid_key(forbid: u128) -> u64 {
 /// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
 /// has none.
 fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u128) -> bool {
-    for r in pos.legal_moves() {
+    // The replies are generated as they are tried: the first usually holds.
+    let board = *pos.board();
+    let us = pos.turn();
+    let escapes = movegen::find_legal(&board, us, pos.king(us), |r| {
         // Once the avoided piece moves (say, to block a check), taking it no longer takes the
         // piece offered where it was offered.
         let forbid = forbid & !r.from.mask();
         let undo = pos.play_unchecked(r);
         let mated = attacker_mates(pos, plies - 1, budget, forbid);
         pos.undo(r, undo);
-        if !mated {
-            return false;
-        }
-    }
-    true
+        !mated
+    });
+    !escapes
 }
 
 /// The attacker is to move: does some check lead to mate within `plies` plies?
@@ -191,7 +192,10 @@ fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u
         return false;
     }
     let mut found = false;
-    for m in checking_moves(pos) {
+    let mut checks = MoveList::new();
+    let us = pos.turn();
+    movegen::checks(pos.board(), us, pos.king(us), pos.king(!us), &mut checks);
+    for &m in &checks {
         if forbid & m.to.mask() != 0 {
             continue;
         }
