@@ -194,19 +194,33 @@ fn legal_groups<const KING_FIRST: bool>(
     us: Color,
     king: Square,
     onto: u128,
+    visit: impl FnMut(usize, u128) -> bool,
+) -> bool {
+    let threats = Threats::of(board, !us);
+    let safety = Safety::of(board.occupied(), king.index(), &threats);
+    legal_groups_seen::<KING_FIRST>(board, us, king, onto, &threats, &safety, visit)
+}
+
+/// As [`legal_groups`], with the enemy's threats and the look around the king already taken.
+#[inline(always)]
+fn legal_groups_seen<const KING_FIRST: bool>(
+    board: &Board,
+    us: Color,
+    king: Square,
+    onto: u128,
+    threats: &Threats,
+    safety: &Safety,
     mut visit: impl FnMut(usize, u128) -> bool,
 ) -> bool {
     let occ = board.occupied();
     let own = board.color_mask(us);
-    let threats = Threats::of(board, !us);
     let k = king.index();
-    let safety = Safety::of(occ, k, &threats);
     // King moves are always tested, since any of them may walk into an attack; first when only
     // one legal move is wanted, as the king's step is the likeliest way out of a check.
     let king_moves = |visit: &mut dyn FnMut(usize, u128) -> bool| -> bool {
         let mut ok = 0;
         for to in Indices(KING_MASK[k] & !own & onto) {
-            if safe_after(occ, k, k, to, &threats) {
+            if safe_after(occ, k, k, to, threats) {
                 ok |= 1u128 << to;
             }
         }
@@ -231,7 +245,7 @@ fn legal_groups<const KING_FIRST: bool>(
         while rest != 0 {
             let to = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if safe_after(occ, k, f, to, &threats) {
+            if safe_after(occ, k, f, to, threats) {
                 ok |= 1u128 << to;
             }
         }
@@ -326,6 +340,34 @@ pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList
         }
         false
     });
+}
+
+/// What a net-gain search needs at a position of `us` (king on `king`), from one look around the
+/// king: whether it is in check, and whether it has any legal move; `out` gets every legal move
+/// when in check, else the captures (the enemy king is no target).
+pub fn captures_or_evasions(
+    board: &Board,
+    us: Color,
+    king: Square,
+    out: &mut MoveList,
+) -> (bool, bool) {
+    let threats = Threats::of(board, !us);
+    let safety = Safety::of(board.occupied(), king.index(), &threats);
+    let mut push = |from: usize, to: u128| {
+        if let Some(from) = Square::from_index(from) {
+            push_all(from, to, out);
+        }
+        false
+    };
+    if safety.in_check {
+        legal_groups_seen::<false>(board, us, king, !0, &threats, &safety, &mut push);
+        return (true, !out.is_empty());
+    }
+    let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
+    legal_groups_seen::<false>(board, us, king, enemy, &threats, &safety, &mut push);
+    let any = !out.is_empty()
+        || legal_groups_seen::<true>(board, us, king, !0, &threats, &safety, |_, _| true);
+    (false, any)
 }
 
 /// Whether `us` has any legal move, stopping at the first one found.

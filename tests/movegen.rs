@@ -294,6 +294,62 @@ fn capture_generator_finds_every_capture() {
     assert!(seen > 500, "only {seen} captures met");
 }
 
+/// The generators that take one look around the king (the net-gain search's captures or
+/// evasions, the mate search's replies tried as they come) give what the plain ones give, over
+/// random games from the reference positions.
+#[test]
+fn one_look_generators_agree_with_the_plain_ones() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let (mut seen, mut checked) = (0, 0);
+    for (fen, _) in reference().iter().step_by(3) {
+        let mut pos = position(fen);
+        for _ in 0..60 {
+            let (us, king) = (pos.turn(), pos.king(pos.turn()));
+            let moves = pos.legal_moves();
+            let mut found = MoveList::new();
+            let (in_check, any) = movegen::captures_or_evasions(pos.board(), us, king, &mut found);
+            let expected = if pos.is_check() {
+                moves.clone()
+            } else {
+                pos.legal_captures()
+            };
+            assert_eq!(
+                (in_check, any),
+                (pos.is_check(), pos.has_legal_move()),
+                "{}",
+                pos.fen()
+            );
+            assert_eq!(sorted(&found), sorted(&expected), "{}", pos.fen());
+            let mut visited = MoveList::new();
+            assert!(!movegen::find_legal(pos.board(), us, king, |m| {
+                visited.push(m);
+                false
+            }));
+            assert_eq!(sorted(&visited), sorted(&moves), "{}", pos.fen());
+            // Stopping at the first move visits exactly one, when there is one.
+            let mut first = 0;
+            let stopped = movegen::find_legal(pos.board(), us, king, |_| {
+                first += 1;
+                true
+            });
+            assert_eq!(
+                (stopped, first),
+                (!moves.is_empty(), usize::from(!moves.is_empty()))
+            );
+            seen += 1;
+            checked += usize::from(in_check);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]).expect("legal");
+        }
+    }
+    assert!(
+        seen > 500 && checked > 10,
+        "only {seen} positions, {checked} in check"
+    );
+}
+
 #[test]
 fn play_counts_moves_and_captures() {
     let pos = Position::start();

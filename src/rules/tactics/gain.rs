@@ -308,14 +308,8 @@ fn generate(pos: &Position, moves: &mut MoveList) -> (bool, bool) {
         moves.extend(g.moves.iter().copied());
         return (g.in_check, g.any_legal);
     }
-    let in_check = pos.is_check();
-    let (board, us) = (pos.board(), pos.turn());
-    if in_check {
-        movegen::legal(board, us, pos.king(us), moves);
-    } else {
-        movegen::legal_captures(board, us, pos.king(us), moves);
-    }
-    let any_legal = !moves.is_empty() || (!in_check && pos.has_legal_move());
+    let us = pos.turn();
+    let (in_check, any_legal) = movegen::captures_or_evasions(pos.board(), us, pos.king(us), moves);
     if moves.len() <= GENERATED {
         let g = Generated {
             in_check,
