@@ -3,7 +3,7 @@
 //! budget; what one search proves about a position (mated within so many plies, or not) is
 //! remembered for the rest of the ruling.
 
-use super::memo;
+use super::memo::{self, Proven};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -80,7 +80,7 @@ pub fn mate_avoiding(
         }
         None => {}
     }
-    let found = search_mate(pos, plies, budget, forbid);
+    let found = memo::with_proven(|t| search_mate(pos, plies, budget, forbid, t));
     memo::set_root_mate(key, plies, room, found, found.is_none() && budget.exhausted);
     found
 }
@@ -88,7 +88,13 @@ pub fn mate_avoiding(
 /// Keeps the whole searches' answers apart from the defender's positions in the same table keys.
 const ROOT_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
-fn search_mate(pos: &Position, plies: u32, budget: &mut Budget, forbid: u128) -> Option<Move> {
+fn search_mate(
+    pos: &Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: u128,
+    t: &mut Proven,
+) -> Option<Move> {
     // The root's checks are generated once for every depth.
     let checks = checking_moves(pos);
     if checks.is_empty() {
@@ -97,7 +103,7 @@ fn search_mate(pos: &Position, plies: u32, budget: &mut Budget, forbid: u128) ->
     let mut depth = 1;
     while depth <= plies {
         let mut p = *pos;
-        if let Some(m) = mate_root(&mut p, &checks, depth, budget, forbid) {
+        if let Some(m) = mate_root(&mut p, &checks, depth, budget, forbid, t) {
             return Some(m);
         }
         if budget.exhausted {
@@ -116,13 +122,14 @@ fn mate_root(
     plies: u32,
     budget: &mut Budget,
     forbid: u128,
+    t: &mut Proven,
 ) -> Option<Move> {
     for &m in checks {
         if forbid & m.to.mask() != 0 {
             continue;
         }
         let undo = pos.play_unchecked(m);
-        let found = defender_is_mated(pos, plies - 1, budget, forbid);
+        let found = defender_is_mated(pos, plies - 1, budget, forbid, t);
         pos.undo(m, undo);
         if found {
             return Some(m);
@@ -135,9 +142,15 @@ fn mate_root(
 }
 
 /// The defender is to move after a check: is it mated now or within `plies` more plies?
-fn defender_is_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u128) -> bool {
+fn defender_is_mated(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: u128,
+    t: &mut Proven,
+) -> bool {
     let key = pos.hash() ^ forbid_key(forbid);
-    if let Some(known) = memo::mated_within(key, plies) {
+    if let Some(known) = t.mated_within(key, plies) {
         return known;
     }
     if !budget.tick() {
@@ -147,11 +160,11 @@ fn defender_is_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid
         // No time left for another check: mated only if there is no reply at all.
         !pos.has_legal_move()
     } else {
-        every_reply_mated(pos, plies, budget, forbid)
+        every_reply_mated(pos, plies, budget, forbid, t)
     };
     // An answer cut short by the budget is not stored.
     if !budget.exhausted {
-        memo::set_mated_within(key, plies, mated);
+        t.set_mated_within(key, plies, mated);
     }
     mated
 }
@@ -165,7 +178,13 @@ fn forbid_key(forbid: u128) -> u64 {
 
 /// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
 /// has none.
-fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u128) -> bool {
+fn every_reply_mated(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: u128,
+    t: &mut Proven,
+) -> bool {
     // The replies are generated as they are tried: the first usually holds.
     let board = *pos.board();
     let us = pos.turn();
@@ -174,7 +193,7 @@ fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid
         // piece offered where it was offered.
         let forbid = forbid & !r.from.mask();
         let undo = pos.play_unchecked(r);
-        let mated = attacker_mates(pos, plies - 1, budget, forbid);
+        let mated = attacker_mates(pos, plies - 1, budget, forbid, t);
         pos.undo(r, undo);
         !mated
     });
@@ -182,10 +201,16 @@ fn every_reply_mated(pos: &mut Position, plies: u32, budget: &mut Budget, forbid
 }
 
 /// The attacker is to move: does some check lead to mate within `plies` plies?
-fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u128) -> bool {
+fn attacker_mates(
+    pos: &mut Position,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: u128,
+    t: &mut Proven,
+) -> bool {
     // The attacker's positions are remembered as the defender's are, under their own keys.
     let key = pos.hash() ^ forbid_key(forbid) ^ ATTACKER_KEY;
-    if let Some(known) = memo::mated_within(key, plies) {
+    if let Some(known) = t.mated_within(key, plies) {
         return known;
     }
     if !budget.tick() {
@@ -200,7 +225,7 @@ fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u
             continue;
         }
         let undo = pos.play_unchecked(m);
-        found = defender_is_mated(pos, plies - 1, budget, forbid);
+        found = defender_is_mated(pos, plies - 1, budget, forbid, t);
         pos.undo(m, undo);
         if found || budget.exhausted {
             break;
@@ -208,7 +233,7 @@ fn attacker_mates(pos: &mut Position, plies: u32, budget: &mut Budget, forbid: u
     }
     // An answer cut short by the budget is not stored.
     if found || !budget.exhausted {
-        memo::set_mated_within(key, plies, found);
+        t.set_mated_within(key, plies, found);
     }
     found
 }
@@ -221,6 +246,10 @@ const ATTACKER_KEY: u64 = 0xC2B2_AE3D_27D4_EB4F;
 /// Reads the results the search stored for this ruling, re-searching (within `budget`) what was
 /// not stored; empty when no mate is found.
 pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
+    memo::with_proven(|t| line_of_mate(pos, plies, budget, t))
+}
+
+fn line_of_mate(pos: &Position, plies: u32, budget: &mut Budget, t: &mut Proven) -> Vec<Move> {
     let mut line = Vec::new();
     let mut p = *pos;
     let mut left = plies;
@@ -229,7 +258,7 @@ pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
         let Some(m) = checking_moves(&p).into_iter().find(|&m| {
             let mut q = p;
             q.play_unchecked(m);
-            defender_is_mated(&mut q, left - 1, budget, 0)
+            defender_is_mated(&mut q, left - 1, budget, 0, t)
         }) else {
             return Vec::new();
         };
@@ -247,7 +276,7 @@ pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
             q.play_unchecked(r);
             let need = (1..left)
                 .step_by(2)
-                .find(|&k| attacker_mates(&mut q, k, budget, 0));
+                .find(|&k| attacker_mates(&mut q, k, budget, 0, t));
             let Some(need) = need else {
                 return Vec::new();
             };

@@ -31,6 +31,7 @@ impl<T: Clone> Table<T> {
         }
     }
 
+    #[inline]
     fn get(&self, generation: u32, key: u64) -> Option<T> {
         match &self.slots[(key as usize) & (SLOTS - 1)] {
             Some(s) if s.generation == generation && s.key == key => Some(s.value.clone()),
@@ -38,6 +39,7 @@ impl<T: Clone> Table<T> {
         }
     }
 
+    #[inline]
     fn put(&mut self, generation: u32, key: u64, value: T) {
         self.slots[(key as usize) & (SLOTS - 1)] = Some(Slot {
             generation,
@@ -90,7 +92,7 @@ pub struct Generated {
 
 struct Memo {
     generation: u32,
-    mated: Table<(u32, bool)>,
+    mated: Table<(u8, bool)>,
     roots: Table<Root>,
     generated: Table<Generated>,
 }
@@ -169,13 +171,22 @@ fn forget() {
     });
 }
 
-/// What the mate searches of this ruling found out about the defender (to move) in the position
-/// with hash `hash`: mated within `plies` plies (`Some(true)`), known not to be (`Some(false)`),
-/// or not known.
-pub fn mated_within(hash: u64, plies: u32) -> Option<bool> {
-    MEMO.with(|t| {
-        let t = t.borrow();
-        let (p, mated) = t.mated.get(t.generation, hash)?;
+/// The mate searches' proven results of this ruling (mated within so many plies, or not, by
+/// position), borrowed for the length of one search so its positions need no table lookups of
+/// their own through the thread.
+pub struct Proven<'a> {
+    generation: u32,
+    table: &'a mut Table<(u8, bool)>,
+}
+
+impl Proven<'_> {
+    /// What the searches found out about the defender (to move) in the position with hash
+    /// `hash`: mated within `plies` plies (`Some(true)`), known not to be (`Some(false)`), or
+    /// not known.
+    #[inline]
+    pub fn mated_within(&self, hash: u64, plies: u32) -> Option<bool> {
+        let (p, mated) = self.table.get(self.generation, hash)?;
+        let p = u32::from(p);
         // Mated within p plies means mated within more; not mated within p means not within fewer.
         if mated && p <= plies {
             Some(true)
@@ -184,17 +195,29 @@ pub fn mated_within(hash: u64, plies: u32) -> Option<bool> {
         } else {
             None
         }
-    })
+    }
+
+    /// Records that the defender in the position with hash `hash` is (or is not) mated within
+    /// `plies` plies by checks.
+    #[inline]
+    pub fn set_mated_within(&mut self, hash: u64, plies: u32, mated: bool) {
+        // Deeper searches than a byte counts are not remembered (the bounds stay far below).
+        if let Ok(p) = u8::try_from(plies) {
+            self.table.put(self.generation, hash, (p, mated));
+        }
+    }
 }
 
-/// Records that the defender in the position with hash `hash` is (or is not) mated within
-/// `plies` plies by checks.
-pub fn set_mated_within(hash: u64, plies: u32, mated: bool) {
-    MEMO.with(|t| {
-        let mut t = t.borrow_mut();
-        let generation = t.generation;
-        t.mated.put(generation, hash, (plies, mated));
-    });
+/// Runs `f` with this ruling's proven mate results.
+pub fn with_proven<R>(f: impl FnOnce(&mut Proven<'_>) -> R) -> R {
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        let m = &mut *m;
+        f(&mut Proven {
+            generation: m.generation,
+            table: &mut m.mated,
+        })
+    })
 }
 
 /// What an earlier whole mate search of this ruling from the position keyed `key` says of one
