@@ -407,12 +407,18 @@ pub fn retain_legal(board: &Board, us: Color, king: Square, moves: &mut MoveList
 /// empty points where any piece would become a cannon's screen, and the pieces whose departure
 /// may uncover a check (a rook's or cannon's line, a horse's leg).
 struct CheckSources {
+    /// The enemy king's rank and file.
+    lines: u128,
     rook: u128,
     cannon: u128,
     horse: u128,
     pawn: u128,
     screen: u128,
     uncover: u128,
+    /// Of `uncover`, the pieces that check for sure by leaving their line to the king (a rook's
+    /// blocker, one of a cannon's two screens) or by leaving a horse's leg wherever they go.
+    opens_line: u128,
+    opens_leg: u128,
 }
 
 impl CheckSources {
@@ -422,12 +428,15 @@ impl CheckSources {
         let own = board.color_mask(us);
         let mine = |role: Role| own & board.role_mask(role);
         let mut s = CheckSources {
+            lines: RAYS[0][k] | RAYS[1][k] | RAYS[2][k] | RAYS[3][k],
             rook: rook_attacks(occ, k),
             cannon: 0,
             horse: 0,
             pawn: PAWN_ATTACKERS[us.index()][k],
             screen: 0,
             uncover: 0,
+            opens_line: 0,
+            opens_leg: 0,
         };
         let lines = mine(Role::Rook) | mine(Role::King);
         let cannons = mine(Role::Cannon);
@@ -442,6 +451,7 @@ impl CheckSources {
                 s.horse |= HORSE_BY_DIAG[k][j];
             } else if horses & HORSE_BY_DIAG[k][j] != 0 {
                 s.uncover |= leg & own;
+                s.opens_leg |= leg & own;
             }
         }
         s
@@ -475,13 +485,22 @@ impl CheckSources {
         self.cannon |= beyond ^ RAYS[D][b2];
         if lines & m2 != 0 {
             self.uncover |= m1 & own;
+            self.opens_line |= m1 & own;
         }
         let rest = RAYS[D][b2] & occ;
         if rest != 0 && cannons & (1u128 << first::<D>(rest)) != 0 {
             // Either of two screens leaving would leave exactly one.
             self.uncover |= (m1 | m2) & own;
+            self.opens_line |= (m1 | m2) & own;
         }
     }
+}
+
+/// The ray from the king's point `k` that holds point `f` (empty if none does).
+#[inline]
+fn line_through(k: usize, f: usize) -> u128 {
+    let fb = 1u128 << f;
+    RAYS.iter().map(|r| r[k]).find(|r| r & fb != 0).unwrap_or(0)
 }
 
 /// The points a piece of `role` and `us` on `f` could reach on an empty board.
@@ -530,12 +549,25 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
         if !uncovers {
             to &= wanted;
         }
-        // A rook, horse or pawn landing where it checks, or any piece but a cannon landing
-        // between one of our cannons and the king, checks for sure; the rest are played out.
-        let sure = match piece.role {
-            Role::Cannon | Role::King => 0,
+        // Checks for sure, without playing them out: a piece landing where it checks by itself
+        // or as the screen of one of our cannons (a cannon only if it leaves no line through the
+        // king: it may be the screen it needs, or the cannon it would screen for), and a piece
+        // whose leaving opens a check (off its line to the king, or off a horse's leg).
+        let lands = match piece.role {
+            Role::King => 0,
+            Role::Cannon if src.lines & (1u128 << f) != 0 => 0,
             _ => direct | src.screen,
         };
+        let opens = if piece.role == Role::King {
+            0
+        } else if src.opens_leg & (1u128 << f) != 0 {
+            !0
+        } else if src.opens_line & (1u128 << f) != 0 {
+            !line_through(theirs.index(), f)
+        } else {
+            0
+        };
+        let sure = lands | opens;
         // As in `legal_groups`: only these moves can expose our own king.
         let risky =
             if safety.in_check || piece.role == Role::King || safety.pinned & (1u128 << f) != 0 {

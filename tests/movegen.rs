@@ -263,6 +263,41 @@ fn check_generator_finds_every_check() {
     assert!(seen > 500, "only {seen} checks met");
 }
 
+/// Discovered checks, which the generator counts without playing them out, against every legal
+/// move played and tested, in positions made for each way a check is uncovered.
+#[test]
+fn check_generator_finds_discovered_checks() {
+    let cases = [
+        // A horse between a rook and the king: every horse move checks.
+        ("4k4/9/9/4N4/9/9/4R4/9/9/3K5 w", 8),
+        // A pawn and a horse as a cannon's two screens: either leaving checks.
+        ("4k4/9/9/4P4/9/4N4/9/4C4/9/3K5 w", 10),
+        // A rook on a horse's leg: every rook move off it checks.
+        ("4k4/2NR5/9/9/9/9/9/9/9/3K5 w", 13),
+        // A cannon first on the file goes back behind a pawn (taking): the pawn is its screen.
+        ("4k4/9/9/9/4C4/9/4P4/9/4r4/3K5 w", 1),
+        // A cannon lands as the screen of another; the other, moving up the file, does not check.
+        ("4k4/9/9/C8/9/9/4C4/9/9/3K5 w", 1),
+        // The uncovering horse is pinned to its own king by a rook: none of its moves is legal.
+        ("4k4/9/9/9/9/9/9/3KN3r/9/4R4 w", 0),
+    ];
+    for (fen, n) in cases {
+        let p = position(fen);
+        let us = p.turn();
+        let mut brute: Vec<String> = p
+            .legal_moves()
+            .iter()
+            .filter(|m| p.play(**m).is_ok_and(|q| q.is_check()))
+            .map(|m| m.to_string())
+            .collect();
+        brute.sort();
+        let mut found = MoveList::new();
+        movegen::checks(p.board(), us, p.king(us), p.king(!us), &mut found);
+        assert_eq!(sorted(&found), brute, "{fen}");
+        assert_eq!(brute.len(), n, "{fen}: {brute:?}");
+    }
+}
+
 /// The capture generator (the net-gain search's moves out of check) gives exactly the legal moves
 /// onto an enemy piece other than the king, over random games from the reference positions.
 #[test]
