@@ -304,9 +304,8 @@ pub fn worth(bal: Material, ruleset: Ruleset) -> i32 {
 /// generator and quiet moves are never listed) put in `moves`; remembered for the ruling.
 fn generate(pos: &Position, moves: &mut MoveList) -> (bool, bool) {
     let hash = pos.hash();
-    if let Some(g) = memo::generated(hash) {
-        moves.extend(g.moves.iter().copied());
-        return (g.in_check, g.any_legal);
+    if let Some(known) = memo::generated(hash, moves) {
+        return known;
     }
     let us = pos.turn();
     let (in_check, any_legal) = movegen::captures_or_evasions(pos.board(), us, pos.king(us), moves);

@@ -6,7 +6,7 @@
 //! account of positions: every search of the ruling draws on it, so no ruling runs away however
 //! many searches its moves need.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use arrayvec::ArrayVec;
 use std::cell::{Cell, RefCell};
 
@@ -33,8 +33,14 @@ impl<T: Clone> Table<T> {
 
     #[inline]
     fn get(&self, generation: u32, key: u64) -> Option<T> {
+        self.peek(generation, key).cloned()
+    }
+
+    /// The value stored under `key` in this generation, borrowed.
+    #[inline]
+    fn peek(&self, generation: u32, key: u64) -> Option<&T> {
         match &self.slots[(key as usize) & (SLOTS - 1)] {
-            Some(s) if s.generation == generation && s.key == key => Some(s.value.clone()),
+            Some(s) if s.generation == generation && s.key == key => Some(&s.value),
             _ => None,
         }
     }
@@ -255,11 +261,14 @@ pub fn set_root_mate(key: u64, plies: u32, room: u64, mate: Option<Move>, cut: b
     });
 }
 
-/// The moves generated at the position with hash `hash` earlier in this ruling, if remembered.
-pub fn generated(hash: u64) -> Option<Generated> {
+/// The moves generated at the position with hash `hash` earlier in this ruling, if remembered:
+/// appended to `moves`, with whether the side to move is in check and has any legal move.
+pub fn generated(hash: u64, moves: &mut MoveList) -> Option<(bool, bool)> {
     MEMO.with(|t| {
         let t = t.borrow();
-        t.generated.get(t.generation, hash)
+        let g = t.generated.peek(t.generation, hash)?;
+        moves.extend(g.moves.iter().copied());
+        Some((g.in_check, g.any_legal))
     })
 }
 
