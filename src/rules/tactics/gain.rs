@@ -209,6 +209,9 @@ struct Searcher<'q> {
     root: Color,
     budget: Budget,
     pv: [Line; MAX_PLY + 1],
+    /// The move that last cut the search off at each ply, tried first at the next position there
+    /// (the same refutation usually works again; the order changes no value).
+    killers: [Option<Move>; MAX_PLY + 1],
 }
 
 /// Searches `pos` for the side to move's best net gain under `q`.
@@ -334,6 +337,7 @@ impl<'q> Searcher<'q> {
             root: pos.turn(),
             budget: Budget::new(q.limits.nodes),
             pv: Default::default(),
+            killers: [None; MAX_PLY + 1],
         }
     }
 
@@ -398,6 +402,11 @@ impl<'q> Searcher<'q> {
         }
         let mut candidates = ArrayVec::new();
         self.candidates(pos, &moves, &state, (ply, in_check, ours), &mut candidates);
+        if let Some(k) = self.killers[ply]
+            && let Some(i) = candidates.iter().position(|&(_, m)| m == k)
+        {
+            candidates[..=i].rotate_right(1);
+        }
         for (_, m) in candidates {
             let mut next = state;
             next.captured = pos.piece_at(m.to).is_some();
@@ -441,6 +450,7 @@ impl<'q> Searcher<'q> {
                 }
                 alpha = alpha.max(v);
                 if alpha >= beta {
+                    self.killers[ply] = Some(m);
                     break;
                 }
             }
