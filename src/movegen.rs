@@ -314,16 +314,17 @@ pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
     });
 }
 
-/// Visits the legal moves of `us` (king on `king`) one by one, the king's steps first, until
+/// Visits the legal moves of `us` (king on `king`) one by one, in [`legal`]'s order, until
 /// `visit` returns true; whether it did. Generates no more than it visits, for searches that
-/// usually stop at the first move.
+/// usually stop at the first move. (Tried: the king's steps first made the corpus's searches
+/// visit 16 % more positions.)
 pub fn find_legal(
     board: &Board,
     us: Color,
     king: Square,
     mut visit: impl FnMut(Move) -> bool,
 ) -> bool {
-    legal_groups::<true>(board, us, king, !0, |from, to| {
+    legal_groups::<false>(board, us, king, !0, |from, to| {
         let Some(from) = Square::from_index(from) else {
             return false;
         };
