@@ -76,6 +76,8 @@ pub(crate) struct Safety {
     pub evasion: u128,
     /// Under a single cannon check: the screen, free to go anywhere.
     pub free: u128,
+    /// The checking pieces.
+    pub checker: u128,
 }
 
 impl Safety {
@@ -89,6 +91,7 @@ impl Safety {
             checkers: 0,
             evasion: 0,
             free: 0,
+            checker: 0,
         };
         let sliders = threats.lines | threats.cannons;
         s.ray::<0>(occ, king, threats, sliders);
@@ -101,7 +104,7 @@ impl Safety {
                     let leg = bit(DIAG[king][j]);
                     if occ & leg == 0 {
                         let horses = threats.horses & HORSE_BY_DIAG[king][j];
-                        s.check(horses.count_ones() as u8, horses | leg);
+                        s.check(horses.count_ones() as u8, horses | leg, horses);
                     } else {
                         s.pinned |= leg;
                     }
@@ -110,17 +113,18 @@ impl Safety {
         }
         let pawns = threats.pawns & PAWN_ATTACKERS[threats.color.index()][king];
         if pawns != 0 {
-            s.check(pawns.count_ones() as u8, pawns);
+            s.check(pawns.count_ones() as u8, pawns, pawns);
         }
         s
     }
 
-    /// Records `n` checking pieces, met by moving onto `evasion`.
+    /// Records `n` checking pieces, on `checker`, met by moving onto `evasion`.
     #[inline(always)]
-    fn check(&mut self, n: u8, evasion: u128) {
+    fn check(&mut self, n: u8, evasion: u128, checker: u128) {
         self.in_check = true;
         self.checkers += n;
         self.evasion |= evasion;
+        self.checker |= checker;
     }
 
     /// The destinations worth trying for a piece on `f` other than the king: under a single check
@@ -145,7 +149,7 @@ impl Safety {
         let b1 = first::<D>(blockers);
         let m1 = 1u128 << b1;
         if t.lines & m1 != 0 {
-            self.check(1, ray ^ RAYS[D][b1]);
+            self.check(1, ray ^ RAYS[D][b1], m1);
             return;
         }
         let after1 = RAYS[D][b1];
@@ -160,7 +164,7 @@ impl Safety {
         let b2 = first::<D>(rest);
         let m2 = 1u128 << b2;
         if t.cannons & m2 != 0 {
-            self.check(1, (ray ^ RAYS[D][b2]) & !m1);
+            self.check(1, (ray ^ RAYS[D][b2]) & !m1, m2);
             self.free |= m1;
             return;
         }
@@ -235,7 +239,18 @@ fn legal_groups_seen<const KING_FIRST: bool>(
         if all == 0 {
             return false;
         }
-        let risky = if safety.in_check || safety.pinned & (1u128 << f) != 0 {
+        let fb = 1u128 << f;
+        let risky = if safety.in_check {
+            // Under a single check a piece that neither guards the king (pinned) nor is the
+            // checking cannon's screen meets it by blocking or taking: only landing as a
+            // cannon's screen, or taking the checker (a rook can screen for a cannon behind it),
+            // can leave the king attacked.
+            if safety.checkers == 1 && (safety.pinned | safety.free) & fb == 0 {
+                all & (safety.screens | safety.checker)
+            } else {
+                all
+            }
+        } else if safety.pinned & fb != 0 {
             all
         } else {
             all & safety.screens

@@ -298,6 +298,32 @@ fn check_generator_finds_discovered_checks() {
     }
 }
 
+/// Evasions that look safe and are not: the generator's legal moves out of a check against
+/// every pseudo-legal move played and tested, where a rook checks with a cannon behind it (taking
+/// the rook makes the taker the cannon's screen) and where the screen of a checking cannon takes
+/// it with a second cannon behind.
+#[test]
+fn evasions_that_leave_a_cannon_check() {
+    let cases = [
+        ("3k5/4c4/9/9/R3r4/9/9/9/9/4K4 w", "a5e5"),
+        ("3k5/4c4/4c4/9/9/9/9/4R4/9/4K4 w", "e2e7"),
+    ];
+    for (fen, trap) in cases {
+        let p = position(fen);
+        assert!(p.is_check(), "{fen}");
+        let mut pseudo = MoveList::new();
+        movegen::pseudo_legal(p.board(), p.turn(), &mut pseudo);
+        let brute: MoveList = pseudo
+            .iter()
+            .copied()
+            .filter(|m| p.play(*m).is_ok())
+            .collect();
+        assert_eq!(sorted(&p.legal_moves()), sorted(&brute), "{fen}");
+        assert!(!sorted(&brute).contains(&trap.to_string()), "{fen}: {trap}");
+        assert!(sorted(&pseudo).contains(&trap.to_string()), "{fen}: {trap}");
+    }
+}
+
 /// The capture generator (the net-gain search's moves out of check) gives exactly the legal moves
 /// onto an enemy piece other than the king, over random games from the reference positions.
 #[test]
