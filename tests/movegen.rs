@@ -240,17 +240,8 @@ fn check_generator_finds_every_check() {
         let mut pos = start;
         for _ in 0..60 {
             for p in [Some(pos), pos.with_turn_passed()].into_iter().flatten() {
-                let us = p.turn();
-                let mut brute: Vec<String> = p
-                    .legal_moves()
-                    .iter()
-                    .filter(|m| p.play(**m).is_ok_and(|q| q.is_check()))
-                    .map(|m| m.to_string())
-                    .collect();
-                brute.sort();
-                let mut found = MoveList::new();
-                movegen::checks(p.board(), us, p.king(us), p.king(!us), &mut found);
-                assert_eq!(sorted(&found), brute, "{}", p.fen());
+                let brute = checks_played_out(&p);
+                assert_eq!(checks_generated(&p), brute, "{}", p.fen());
                 seen += brute.len();
             }
             let moves = pos.legal_moves();
@@ -283,19 +274,30 @@ fn check_generator_finds_discovered_checks() {
     ];
     for (fen, n) in cases {
         let p = position(fen);
-        let us = p.turn();
-        let mut brute: Vec<String> = p
-            .legal_moves()
-            .iter()
-            .filter(|m| p.play(**m).is_ok_and(|q| q.is_check()))
-            .map(|m| m.to_string())
-            .collect();
-        brute.sort();
-        let mut found = MoveList::new();
-        movegen::checks(p.board(), us, p.king(us), p.king(!us), &mut found);
-        assert_eq!(sorted(&found), brute, "{fen}");
+        let brute = checks_played_out(&p);
+        assert_eq!(checks_generated(&p), brute, "{fen}");
         assert_eq!(brute.len(), n, "{fen}: {brute:?}");
     }
+}
+
+/// The legal moves of `p` that check, found by playing every one.
+fn checks_played_out(p: &Position) -> Vec<String> {
+    let mut brute: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .filter(|m| p.play(**m).is_ok_and(|q| q.is_check()))
+        .map(|m| m.to_string())
+        .collect();
+    brute.sort();
+    brute
+}
+
+/// The checking moves of `p` from the check generator.
+fn checks_generated(p: &Position) -> Vec<String> {
+    let us = p.turn();
+    let mut found = MoveList::new();
+    movegen::checks(p.board(), us, p.king(us), p.king(!us), &mut found);
+    sorted(&found)
 }
 
 /// Evasions that look safe and are not: the generator's legal moves out of a check against
