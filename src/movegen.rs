@@ -127,6 +127,28 @@ impl Safety {
         self.checker |= checker;
     }
 
+    /// The destinations of a piece on `f` other than the king that may leave the king attacked,
+    /// and so must be played out. Out of check: all if the piece guards the king (pinned), else
+    /// the points where it would become a cannon's screen. Under a single check a piece that is
+    /// neither pinned nor the checking cannon's screen meets the check by blocking or taking, so
+    /// only landing as a cannon's screen, taking the checker (a rook can screen for a cannon
+    /// behind it) or not meeting the check at all; under a double check, all.
+    #[inline(always)]
+    fn risky(&self, f: usize) -> u128 {
+        let fb = 1u128 << f;
+        if self.in_check {
+            if self.checkers == 1 && (self.pinned | self.free) & fb == 0 {
+                self.screens | self.checker | !self.evasion
+            } else {
+                !0
+            }
+        } else if self.pinned & fb != 0 {
+            !0
+        } else {
+            self.screens
+        }
+    }
+
     /// The destinations worth trying for a piece on `f` other than the king: under a single check
     /// only those that meet it; otherwise all.
     #[inline(always)]
@@ -239,22 +261,7 @@ fn legal_groups_seen<const KING_FIRST: bool>(
         if all == 0 {
             return false;
         }
-        let fb = 1u128 << f;
-        let risky = if safety.in_check {
-            // Under a single check a piece that neither guards the king (pinned) nor is the
-            // checking cannon's screen meets it by blocking or taking: only landing as a
-            // cannon's screen, or taking the checker (a rook can screen for a cannon behind it),
-            // can leave the king attacked.
-            if safety.checkers == 1 && (safety.pinned | safety.free) & fb == 0 {
-                all & (safety.screens | safety.checker)
-            } else {
-                all
-            }
-        } else if safety.pinned & fb != 0 {
-            all
-        } else {
-            all & safety.screens
-        };
+        let risky = all & safety.risky(f);
         let mut ok = all & !risky;
         let mut rest = risky;
         while rest != 0 {
@@ -584,13 +591,12 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
             0
         };
         let sure = lands | opens;
-        // As in `legal_groups`: only these moves can expose our own king.
-        let risky =
-            if safety.in_check || piece.role == Role::King || safety.pinned & (1u128 << f) != 0 {
-                !0
-            } else {
-                safety.screens
-            };
+        // Only these moves can expose our own king (every king move can).
+        let risky = if piece.role == Role::King {
+            !0
+        } else {
+            safety.risky(f)
+        };
         for dest in Squares(to) {
             let t = dest.index();
             let k = if piece.role == Role::King {

@@ -10,7 +10,7 @@
 //! [`GainLimits`]: plies, checks per side and positions; a search that runs out of positions
 //! answers with what it has seen, which can only understate the gain.
 
-use super::mate::{Budget, mate_avoiding};
+use super::mate::{Budget, mate_avoiding, push_checks};
 use super::memo::{self, GENERATED, Generated};
 use super::value::{Material, capture_order};
 use crate::attacks::gives_check;
@@ -501,8 +501,7 @@ impl<'q> Searcher<'q> {
             !in_check && checks_left && self.q.square.is_none() && !(ours && self.q.checkless);
         let mut checks = MoveList::new();
         if wants_checks {
-            let us = pos.turn();
-            movegen::checks(pos.board(), us, pos.king(us), pos.king(!us), &mut checks);
+            push_checks(pos, &mut checks);
         }
         let king = pos.king(!pos.turn());
         for &m in moves {

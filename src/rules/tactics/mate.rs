@@ -43,10 +43,17 @@ impl Budget {
 
 /// The legal moves of the side to move that check the enemy king.
 pub fn checking_moves(pos: &Position) -> MoveList {
-    let us = pos.turn();
     let mut out = MoveList::new();
-    movegen::checks(pos.board(), us, pos.king(us), pos.king(!us), &mut out);
+    push_checks(pos, &mut out);
     out
+}
+
+/// Appends the legal moves of the side to move that check the enemy king to `out` (the searches'
+/// hot paths fill their own list rather than copy one back).
+#[inline]
+pub fn push_checks(pos: &Position, out: &mut MoveList) {
+    let us = pos.turn();
+    movegen::checks(pos.board(), us, pos.king(us), pos.king(!us), out);
 }
 
 /// Whether the side to move forces mate within `plies` plies with every one of its moves a check
@@ -218,8 +225,7 @@ fn attacker_mates(
     }
     let mut found = false;
     let mut checks = MoveList::new();
-    let us = pos.turn();
-    movegen::checks(pos.board(), us, pos.king(us), pos.king(!us), &mut checks);
+    push_checks(pos, &mut checks);
     for &m in &checks {
         if forbid & m.to.mask() != 0 {
             continue;

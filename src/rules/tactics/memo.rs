@@ -214,7 +214,8 @@ impl Proven<'_> {
     }
 }
 
-/// Runs `f` with this ruling's proven mate results.
+/// Runs `f` with this ruling's proven mate results (the memo stays borrowed meanwhile: `f` must
+/// not reach it another way).
 pub fn with_proven<R>(f: impl FnOnce(&mut Proven<'_>) -> R) -> R {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
