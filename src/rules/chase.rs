@@ -761,8 +761,8 @@ fn standing(
             continue;
         }
         for c in legal_captures(after, sq) {
-            let v = super::protection::exchange_value(after, c, ruleset, limits);
-            let counts = Some(sq) == moved || v > 0;
+            let counts =
+                Some(sq) == moved || super::protection::exchange_wins(after, c, ruleset, limits);
             if counts && out.try_push(c).is_err() {
                 return out;
             }

@@ -3,7 +3,7 @@
 
 use super::chase::{Chases, Scene, Switches, Work, chases};
 use super::kinds::{IdleKind, MoveKind};
-use super::protection::{exchange_value, legal_captures};
+use super::protection::{exchange_wins, legal_captures};
 use super::report::{LineMove, MoveReport, SearchReport, Target};
 use super::request::Options;
 use super::ruleset::Ruleset;
@@ -167,7 +167,7 @@ fn idle_kinds(
         after
             .piece_at(c.from)
             .is_some_and(|p| Material::of(p, c.from) == value && value != Material::ZERO)
-            && exchange_value(after, c, ruleset, limits) <= 0
+            && !exchange_wins(after, c, ruleset, limits)
             && targets
                 .iter()
                 .any(|t| t.square == c.from && t.attackers.contains(&m.to) && !t.counted)
@@ -179,7 +179,7 @@ fn idle_kinds(
     if value != Material::ZERO
         && legal_captures(after, m.to)
             .into_iter()
-            .any(|c| exchange_value(after, c, ruleset, limits) > 0)
+            .any(|c| exchange_wins(after, c, ruleset, limits))
     {
         kinds.push(IdleKind::Sacrifice);
     }

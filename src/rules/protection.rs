@@ -5,7 +5,7 @@
 use super::kinds::Protection;
 use super::report::Defender;
 use super::ruleset::Ruleset;
-use super::tactics::gain::{Gain, GainLimits, Query, gain};
+use super::tactics::gain::{Gain, GainLimits, Query, gain, gains};
 use super::tactics::graph::{AttackGraph, Relation};
 use super::tactics::mate::{Budget, mate_by_checks};
 use super::tactics::value::Material;
@@ -58,22 +58,27 @@ pub fn legal_captures(pos: &Position, sq: Square) -> Vec<Move> {
     out
 }
 
-/// What capturing with `m` and going on with the exchange on its point nets for the capturer,
-/// in half units: each side recaptures or stops, a capture after which the other side forces
-/// mate loses, and a recapture after which the capturer forces a mate that was not already on
-/// the board is no recapture (假根).
-pub fn exchange_value(pos: &Position, m: Move, ruleset: Ruleset, limits: GainLimits) -> i32 {
-    exchange(pos, m, ruleset, limits).value
+/// Whether capturing with `m` and going on with the exchange on its point wins for the capturer:
+/// each side recaptures or stops, a capture after which the other side forces mate loses, and a
+/// recapture after which the capturer forces a mate that was not already on the board is no
+/// recapture (假根). A null-window search: the value is not needed, only its sign.
+pub fn exchange_wins(pos: &Position, m: Move, ruleset: Ruleset, limits: GainLimits) -> bool {
+    gains(pos, &exchange_query(m, ruleset, limits)).gains
 }
 
-/// The exchange on the point of `m` that `m` starts (see [`exchange_value`]).
-pub fn exchange(pos: &Position, m: Move, ruleset: Ruleset, limits: GainLimits) -> Gain {
-    let q = Query {
+/// The question of the exchange on the point of `m`, `m` first.
+fn exchange_query(m: Move, ruleset: Ruleset, limits: GainLimits) -> Query {
+    Query {
         square: Some(m.to),
         first: Some(m),
         ..Query::new(ruleset, limits)
-    };
-    gain(pos, &q)
+    }
+}
+
+/// The exchange on the point of `m` that `m` starts, with its value and line (see
+/// [`exchange_wins`]).
+pub fn exchange(pos: &Position, m: Move, ruleset: Ruleset, limits: GainLimits) -> Gain {
+    gain(pos, &exchange_query(m, ruleset, limits))
 }
 
 /// Judges the enemy piece on `sq`, attacked by the side to move of `pos`. `None` when the side to
