@@ -394,14 +394,30 @@ impl<'q> Searcher<'q> {
             best = 0.min(stand);
             alpha = alpha.max(best);
         }
-        if ply >= usize::from(self.q.limits.plies) || ply >= MAX_PLY {
+        let plies = usize::from(self.q.limits.plies).min(MAX_PLY);
+        // While the target stands a line is worth nothing to the root side (its leaves count at
+        // most zero, its mates do not count), so near the end of the plies only taking it can
+        // lift a line above zero. Under a check with only the root side's leaf to come, every
+        // evasion leaves the opponent at least where it stands.
+        let hunting = state.target.is_some();
+        if hunting && !ours && in_check && ply + 1 >= plies && stand >= beta {
+            return stand;
+        }
+        // The root side's last move, the line below zero counting as zero: only a capture of
+        // the target can rise above it; the other moves are worth at most zero.
+        let last_chance = hunting && ours && ply + 2 >= plies && alpha >= 0;
+        if ply >= plies {
             if mate_ends && self.mates(pos, last, ours, forbidden(&state)) {
                 return MATE - ply as i32 - 1;
             }
             return if in_check { stand } else { best };
         }
         let mut candidates = ArrayVec::new();
-        self.candidates(pos, &moves, &state, (ply, in_check, ours), &mut candidates);
+        let node = (ply, in_check, ours, last_chance);
+        self.candidates(pos, &moves, &state, node, &mut candidates);
+        if last_chance {
+            best = best.max(0);
+        }
         if let Some(k) = self.killers[ply]
             && let Some(i) = candidates.iter().position(|&(_, m)| m == k)
         {
@@ -475,13 +491,14 @@ impl<'q> Searcher<'q> {
     }
 
     /// The moves searched at a node, best-looking first, put in `out`: every evasion when in
-    /// check, else the captures the frame counts and, while the side has checks left, its checks.
+    /// check, else the captures the frame counts and, while the side has checks left, its checks;
+    /// only the captures of the target when `target_only`.
     fn candidates(
         &self,
         pos: &Position,
         moves: &MoveList,
         state: &State,
-        (ply, in_check, ours): (usize, bool, bool),
+        (ply, in_check, ours, target_only): (usize, bool, bool, bool),
         out: &mut ArrayVec<(i32, Move), 128>,
     ) {
         if ply == 0
@@ -497,14 +514,20 @@ impl<'q> Searcher<'q> {
         } else {
             !self.q.recaptures_only && state.counter_checks < self.q.limits.counter_checks
         };
-        let wants_checks =
-            !in_check && checks_left && self.q.square.is_none() && !(ours && self.q.checkless);
+        let wants_checks = !in_check
+            && checks_left
+            && !target_only
+            && self.q.square.is_none()
+            && !(ours && self.q.checkless);
         let mut checks = MoveList::new();
         if wants_checks {
             push_checks(pos, &mut checks);
         }
         let king = pos.king(!pos.turn());
         for &m in moves {
+            if target_only && state.target != Some(m.to) {
+                continue;
+            }
             if ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0 {
                 continue;
             }
