@@ -103,10 +103,25 @@ pub fn gives_check(board: &Board, from: Square, to: Square, king: Square) -> boo
     let Some(piece) = board.get(from) else {
         return false;
     };
+    let threats = Threats::of(board, piece.color);
+    moved_checks(threats, board.occupied(), from, to, piece.role, king)
+}
+
+/// As [`gives_check`], with the mover's pieces already taken as `threats` and the board's
+/// occupancy `occ` (a generator of checks looks at one position's pieces once).
+#[inline]
+pub(crate) fn moved_checks(
+    threats: Threats,
+    occ: u128,
+    from: Square,
+    to: Square,
+    role: Role,
+    king: Square,
+) -> bool {
     let (f, t) = (1u128 << from.index(), 1u128 << to.index());
-    let occ = (board.occupied() & !f) | t;
-    let mut threats = Threats::of(board, piece.color).without(f);
-    match piece.role {
+    let occ = (occ & !f) | t;
+    let mut threats = threats.without(f);
+    match role {
         Role::Rook | Role::King => threats.lines |= t,
         Role::Cannon => threats.cannons |= t,
         Role::Horse => threats.horses |= t,

@@ -7,7 +7,8 @@
 //! check are tried on the occupancy masks.
 
 use crate::attacks::{
-    Threats, bit, cannon_attacks, elephant_attacks, first, gives_check, horse_attacks, rook_attacks,
+    Threats, bit, cannon_attacks, elephant_attacks, first, horse_attacks, moved_checks,
+    rook_attacks,
 };
 use crate::board::{Board, Squares};
 use crate::color::Color;
@@ -548,7 +549,9 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
     let own = board.color_mask(us);
     let src = CheckSources::of(board, us, theirs.index());
     let threats = Threats::of(board, !us);
-    let safety = Safety::of(occ, ours.index(), &threats);
+    let mine = Threats::of(board, us);
+    // Looked up at the first check found: most positions of a search by checks have few.
+    let mut safety = None;
     for from in Squares(own) {
         let Some(piece) = board.get(from) else {
             continue;
@@ -591,22 +594,21 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
             0
         };
         let sure = lands | opens;
-        // Only these moves can expose our own king (every king move can).
-        let risky = if piece.role == Role::King {
-            !0
-        } else {
-            safety.risky(f)
-        };
         for dest in Squares(to) {
             let t = dest.index();
-            let k = if piece.role == Role::King {
-                t
-            } else {
-                ours.index()
-            };
             let tb = 1u128 << t;
-            let checks = sure & tb != 0 || gives_check(board, from, dest, theirs);
-            if checks && (risky & tb == 0 || safe_after(occ, k, f, t, &threats)) {
+            let checks = sure & tb != 0 || moved_checks(mine, occ, from, dest, piece.role, theirs);
+            if !checks {
+                continue;
+            }
+            // Only these moves can expose our own king (every king move can).
+            let (k, risky) = if piece.role == Role::King {
+                (t, !0)
+            } else {
+                let safety = safety.get_or_insert_with(|| Safety::of(occ, ours.index(), &threats));
+                (ours.index(), safety.risky(f))
+            };
+            if risky & tb == 0 || safe_after(occ, k, f, t, &threats) {
                 // Cannot overflow: a side's checks are fewer than MAX_MOVES.
                 let _ = out.try_push(Move::new(from, dest));
             }
