@@ -214,7 +214,8 @@ fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats)
 
 /// Visits the legal moves of `us` with the king on `king` onto the points of `onto`, as (from,
 /// targets) groups that are all legal, so counting needs no list. `visit` returns true to stop
-/// early, and then so does this function.
+/// early, and then so does this function. `KING_FIRST` asks for any one legal move: the king's
+/// steps come first and their group may hold only the first safe one.
 #[inline(always)]
 fn legal_groups<const KING_FIRST: bool>(
     board: &Board,
@@ -249,6 +250,10 @@ fn legal_groups_seen<const KING_FIRST: bool>(
         for to in Indices(KING_MASK[k] & !own & onto) {
             if safe_after(occ, k, k, to, threats) {
                 ok |= 1u128 << to;
+                // Asked for any one legal move: one step will do.
+                if KING_FIRST {
+                    break;
+                }
             }
         }
         ok != 0 && visit(k, ok)
