@@ -360,6 +360,27 @@ pub fn find_legal(
     })
 }
 
+/// As [`find_legal`], the captures of the checking pieces first, then the other moves in
+/// [`legal`]'s order (a defence in a search by checks: taking the checker most often holds).
+pub fn find_evasion(
+    board: &Board,
+    us: Color,
+    king: Square,
+    mut visit: impl FnMut(Move) -> bool,
+) -> bool {
+    let threats = Threats::of(board, !us);
+    let safety = Safety::of(board.occupied(), king.index(), &threats);
+    let mut each = |from: usize, to: u128| {
+        let Some(from) = Square::from_index(from) else {
+            return false;
+        };
+        Squares(to).any(|dest| visit(Move::new(from, dest)))
+    };
+    let checker = safety.checker;
+    legal_groups_seen::<false>(board, us, king, checker, &threats, &safety, &mut each)
+        || legal_groups_seen::<false>(board, us, king, !checker, &threats, &safety, &mut each)
+}
+
 /// Appends the legal captures of `us`, whose king is on `king` (the enemy king is no target).
 pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList) {
     let enemy = board.color_mask(!us) & !board.role_mask(Role::King);

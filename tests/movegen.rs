@@ -360,6 +360,12 @@ fn capture_generator_finds_every_capture() {
 /// The generators that take one look around the king (the net-gain search's captures or
 /// evasions, the mate search's replies tried as they come) give what the plain ones give, over
 /// random games from the reference positions.
+/// The enemy pieces that check the side to move.
+fn checkers(pos: &Position) -> Vec<Square> {
+    let king = pos.king(pos.turn());
+    attackers(pos.board(), king, !pos.turn()).to_vec()
+}
+
 #[test]
 fn one_look_generators_agree_with_the_plain_ones() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
@@ -389,6 +395,20 @@ fn one_look_generators_agree_with_the_plain_ones() {
                 false
             }));
             assert_eq!(sorted(&visited), sorted(&moves), "{}", pos.fen());
+            // The defence's order: every legal move once, the captures of a checker first.
+            let checkers: Vec<Square> = checkers(&pos);
+            let mut defences = MoveList::new();
+            assert!(!movegen::find_evasion(pos.board(), us, king, |m| {
+                defences.push(m);
+                false
+            }));
+            assert_eq!(sorted(&defences), sorted(&moves), "{}", pos.fen());
+            let takes = defences.iter().filter(|m| checkers.contains(&m.to)).count();
+            assert!(
+                defences[..takes].iter().all(|m| checkers.contains(&m.to)),
+                "{}: {defences:?}",
+                pos.fen()
+            );
             // Stopping at the first move visits exactly one, when there is one.
             let mut first = 0;
             let stopped = movegen::find_legal(pos.board(), us, king, |_| {
