@@ -392,6 +392,15 @@ pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList
     });
 }
 
+/// Whether `us` (king on `king`) is in check, and whether it has any legal move, from one look
+/// around the king.
+pub fn status(board: &Board, us: Color, king: Square) -> (bool, bool) {
+    let threats = Threats::of(board, !us);
+    let safety = Safety::of(board.occupied(), king.index(), &threats);
+    let any = legal_groups_seen::<true>(board, us, king, !0, &threats, &safety, |_, _| true);
+    (safety.in_check, any)
+}
+
 /// What a net-gain search needs at a position of `us` (king on `king`), from one look around the
 /// king: whether it is in check, and whether it has any legal move; `out` gets every legal move
 /// when in check, else the captures (the enemy king is no target).

@@ -389,6 +389,7 @@ fn one_look_generators_agree_with_the_plain_ones() {
                 pos.fen()
             );
             assert_eq!(sorted(&found), sorted(&expected), "{}", pos.fen());
+            assert_eq!(movegen::status(pos.board(), us, king), (in_check, any));
             let mut visited = MoveList::new();
             assert!(!movegen::find_legal(pos.board(), us, king, |m| {
                 visited.push(m);

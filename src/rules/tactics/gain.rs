@@ -323,6 +323,17 @@ fn generate(pos: &Position, moves: &mut MoveList) -> (bool, bool) {
     (in_check, any_legal)
 }
 
+/// Whether the side to move is in check and whether it has a legal move at all, from the moves
+/// remembered for the position if any.
+fn status(pos: &Position) -> (bool, bool) {
+    let hash = pos.hash();
+    if let Some(known) = memo::generated_status(hash) {
+        return known;
+    }
+    let us = pos.turn();
+    movegen::status(pos.board(), us, pos.king(us))
+}
+
 /// The points of the pieces the side to move may not capture that still stand there (every
 /// one of them: a mate resting on any offered piece is not counted).
 fn forbidden(state: &State) -> u128 {
@@ -366,8 +377,14 @@ impl<'q> Searcher<'q> {
         if !self.budget.tick() {
             return stand;
         }
+        let plies = usize::from(self.q.limits.plies).min(MAX_PLY);
         let mut moves = MoveList::new();
-        let (in_check, any_legal) = generate(pos, &mut moves);
+        // The last ply needs no moves, only whether there are any.
+        let (in_check, any_legal) = if ply >= plies {
+            status(pos)
+        } else {
+            generate(pos, &mut moves)
+        };
         if !any_legal {
             // Mated, or stalemated (困毙), which also loses; a mate of the opponent is no capture
             // of a target (杀 is judged on its own).
@@ -394,7 +411,6 @@ impl<'q> Searcher<'q> {
             best = 0.min(stand);
             alpha = alpha.max(best);
         }
-        let plies = usize::from(self.q.limits.plies).min(MAX_PLY);
         // While the target stands a line is worth nothing to the root side (its leaves count at
         // most zero, its mates do not count), so near the end of the plies only taking it can
         // lift a line above zero. Under a check with only the root side's leaf to come, every

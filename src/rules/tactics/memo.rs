@@ -273,6 +273,16 @@ pub fn generated(hash: u64, moves: &mut MoveList) -> Option<(bool, bool)> {
     })
 }
 
+/// Whether the side to move is in check and has any legal move at the position with hash
+/// `hash`, if its moves are remembered.
+pub fn generated_status(hash: u64) -> Option<(bool, bool)> {
+    MEMO.with(|t| {
+        let t = t.borrow();
+        let g = t.generated.peek(t.generation, hash)?;
+        Some((g.in_check, g.any_legal))
+    })
+}
+
 /// Remembers the moves generated at the position with hash `hash`.
 pub fn set_generated(hash: u64, g: Generated) {
     MEMO.with(|t| {
