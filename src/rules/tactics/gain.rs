@@ -413,11 +413,17 @@ impl<'q> Searcher<'q> {
         }
         // While the target stands a line is worth nothing to the root side (its leaves count at
         // most zero, its mates do not count), so near the end of the plies only taking it can
-        // lift a line above zero. Under a check with only the root side's leaf to come, every
-        // evasion leaves the opponent at least where it stands.
+        // lift a line above zero.
         let hunting = state.target.is_some();
-        if hunting && !ours && in_check && ply + 1 >= plies && stand >= beta {
-            return stand;
+        // The opponent in check with only the root side's last position to come: an evasion
+        // that takes nothing leaves it where it stands (the root side then has no mate to
+        // count, and stalemating it only helps), and while the target stands so does every
+        // evasion; so it stands at least there.
+        if !ours && in_check && ply + 1 >= plies && stand >= beta {
+            let quiet = || moves.iter().any(|m| pos.piece_at(m.to).is_none());
+            if hunting || quiet() {
+                return stand;
+            }
         }
         // The root side's last move, the line below zero counting as zero: only a capture of
         // the target can rise above it; the other moves are worth at most zero.
