@@ -436,66 +436,45 @@ impl<'q> Searcher<'q> {
         }
         let mut candidates = ArrayVec::new();
         let node = (ply, in_check, ours, last_chance);
-        self.candidates(pos, &moves, &state, node, &mut candidates);
+        let wants_checks = self.candidates(pos, &moves, &state, node, &mut candidates);
         if last_chance {
             best = best.max(0);
         }
-        if let Some(k) = self.killers[ply]
-            && let Some(i) = candidates.iter().position(|&(_, m)| m == k)
-        {
-            candidates[..=i].rotate_right(1);
+        // The killer first, wherever it would stand; a check among the checks, which come
+        // after every capture and are generated only if no capture cuts the search off.
+        let mut killer_check = None;
+        if let Some(k) = self.killers[ply] {
+            if let Some(i) = candidates.iter().position(|&(_, m)| m == k) {
+                candidates[..=i].rotate_right(1);
+            } else if wants_checks
+                && self.is_quiet_check(pos, k, &state, ours)
+                && candidates.try_insert(0, (0, k)).is_ok()
+            {
+                killer_check = Some(k);
+            }
         }
+        let mut bounds = (best, alpha);
+        let node = (ply, in_check, ours);
+        let mut done = false;
         for (_, m) in candidates {
-            let mut next = state;
-            next.captured = pos.piece_at(m.to).is_some();
-            if let Some(v) = pos.piece_at(m.to) {
-                let w = Material::of(v, m.to);
-                next.bal = if ours { next.bal + w } else { next.bal - w };
-                if ours && state.target == Some(m.to) {
-                    next.target = None;
-                }
-            } else if !in_check {
-                if ours {
-                    next.checks += 1;
-                } else {
-                    next.counter_checks += 1;
-                }
-            }
-            if !ours {
-                if state.target == Some(m.from) {
-                    next.target = Some(m.to);
-                }
-                // An offered piece that moves away is no longer the piece offered.
-                for f in &mut next.forbid {
-                    if *f == Some(m.from) {
-                        *f = None;
-                    }
-                }
-            }
-            next.touched |= m.from.mask() | m.to.mask();
-            let undo = pos.play_unchecked(m);
-            let v = -self.node(pos, Some((m, undo)), next, ply + 1, -beta, -alpha);
-            pos.undo(m, undo);
-            if v > best {
-                best = v;
-                let (head, tail) = self.pv.split_at_mut(ply + 1);
-                head[ply].clear();
-                head[ply].push(m);
-                for &x in &tail[0] {
-                    if head[ply].try_push(x).is_err() {
-                        break;
-                    }
-                }
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    self.killers[ply] = Some(m);
-                    break;
-                }
-            }
-            if self.budget.exhausted {
+            if self.try_move(pos, m, &state, node, &mut bounds, beta) {
+                done = true;
                 break;
             }
         }
+        if wants_checks && !done {
+            let mut checks = MoveList::new();
+            push_checks(pos, &mut checks);
+            for m in checks {
+                if Some(m) == killer_check || !self.quiet_check_counts(pos, m, &state, ours) {
+                    continue;
+                }
+                if self.try_move(pos, m, &state, node, &mut bounds, beta) {
+                    break;
+                }
+            }
+        }
+        let (best, _) = bounds;
         if mate_ends && best < beta && self.mates(pos, last, ours, forbidden(&state)) {
             self.pv[ply].clear();
             return MATE - ply as i32 - 1;
@@ -512,9 +491,86 @@ impl<'q> Searcher<'q> {
         best
     }
 
-    /// The moves searched at a node, best-looking first, put in `out`: every evasion when in
-    /// check, else the captures the frame counts and, while the side has checks left, its checks;
-    /// only the captures of the target when `target_only`.
+    /// Searches `m` at the node of `state` (`(ply, in_check, ours)`), raising `bounds` (the best
+    /// value and alpha) and the principal line; true when the search stops there (a cutoff, or
+    /// the budget spent).
+    fn try_move(
+        &mut self,
+        pos: &mut Position,
+        m: Move,
+        state: &State,
+        (ply, in_check, ours): (usize, bool, bool),
+        (best, alpha): &mut (i32, i32),
+        beta: i32,
+    ) -> bool {
+        let mut next = *state;
+        next.captured = pos.piece_at(m.to).is_some();
+        if let Some(v) = pos.piece_at(m.to) {
+            let w = Material::of(v, m.to);
+            next.bal = if ours { next.bal + w } else { next.bal - w };
+            if ours && state.target == Some(m.to) {
+                next.target = None;
+            }
+        } else if !in_check {
+            if ours {
+                next.checks += 1;
+            } else {
+                next.counter_checks += 1;
+            }
+        }
+        if !ours {
+            if state.target == Some(m.from) {
+                next.target = Some(m.to);
+            }
+            // An offered piece that moves away is no longer the piece offered.
+            for f in &mut next.forbid {
+                if *f == Some(m.from) {
+                    *f = None;
+                }
+            }
+        }
+        next.touched |= m.from.mask() | m.to.mask();
+        let undo = pos.play_unchecked(m);
+        let v = -self.node(pos, Some((m, undo)), next, ply + 1, -beta, -*alpha);
+        pos.undo(m, undo);
+        if v > *best {
+            *best = v;
+            let (head, tail) = self.pv.split_at_mut(ply + 1);
+            head[ply].clear();
+            head[ply].push(m);
+            for &x in &tail[0] {
+                if head[ply].try_push(x).is_err() {
+                    break;
+                }
+            }
+            *alpha = (*alpha).max(v);
+            if *alpha >= beta {
+                self.killers[ply] = Some(m);
+                return true;
+            }
+        }
+        self.budget.exhausted
+    }
+
+    /// Whether the check `m` (a legal move) is one the node searches: a quiet one (checks that
+    /// capture are among the captures), not of the frozen piece.
+    fn quiet_check_counts(&self, pos: &Position, m: Move, state: &State, ours: bool) -> bool {
+        let frozen = ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0;
+        pos.piece_at(m.to).is_none() && !frozen
+    }
+
+    /// Whether `m` is a legal quiet check the node searches (a killer met among the checks).
+    fn is_quiet_check(&self, pos: &Position, m: Move, state: &State, ours: bool) -> bool {
+        let king = pos.king(!pos.turn());
+        pos.piece_at(m.to).is_none()
+            && pos.is_legal(m)
+            && gives_check(pos.board(), m.from, m.to, king)
+            && self.quiet_check_counts(pos, m, state, ours)
+    }
+
+    /// The captures searched at a node, best-looking first, put in `out`: every evasion when in
+    /// check, else the captures the frame counts; only the captures of the target when
+    /// `target_only`. Whether the side's quiet checks are searched too, after them.
     fn candidates(
         &self,
         pos: &Position,
@@ -522,14 +578,14 @@ impl<'q> Searcher<'q> {
         state: &State,
         (ply, in_check, ours, target_only): (usize, bool, bool, bool),
         out: &mut ArrayVec<(i32, Move), 128>,
-    ) {
+    ) -> bool {
         if ply == 0
             && let Some(f) = self.q.first
         {
             if pos.is_legal(f) {
                 out.push((0, f));
             }
-            return;
+            return false;
         }
         let checks_left = if ours {
             state.checks < self.q.limits.checks
@@ -541,10 +597,6 @@ impl<'q> Searcher<'q> {
             && !target_only
             && self.q.square.is_none()
             && !(ours && self.q.checkless);
-        let mut checks = MoveList::new();
-        if wants_checks {
-            push_checks(pos, &mut checks);
-        }
         let king = pos.king(!pos.turn());
         for &m in moves {
             if target_only && state.target != Some(m.to) {
@@ -579,15 +631,8 @@ impl<'q> Searcher<'q> {
                 None => out.push((-1000, m)),
             }
         }
-        for &m in &checks {
-            let quiet = pos.piece_at(m.to).is_none();
-            let frozen =
-                ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0;
-            if quiet && !frozen {
-                let _ = out.try_push((-1000, m));
-            }
-        }
         out.sort_by_key(|(o, _)| -o);
+        wants_checks
     }
 
     /// Whether the capture `m` belongs to the line in this query.
