@@ -456,7 +456,7 @@ impl<'q> Searcher<'q> {
         let mut bounds = (best, alpha);
         let node = (ply, in_check, ours);
         let mut done = false;
-        for (_, m) in candidates {
+        for &(_, m) in &candidates {
             if self.try_move(pos, m, &state, node, &mut bounds, beta) {
                 done = true;
                 break;
@@ -465,7 +465,7 @@ impl<'q> Searcher<'q> {
         if wants_checks && !done {
             let mut checks = MoveList::new();
             push_checks(pos, &mut checks);
-            for m in checks {
+            for &m in &checks {
                 if Some(m) == killer_check || !self.quiet_check_counts(pos, m, &state, ours) {
                     continue;
                 }
