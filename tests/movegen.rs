@@ -357,15 +357,15 @@ fn capture_generator_finds_every_capture() {
     assert!(seen > 500, "only {seen} captures met");
 }
 
-/// The generators that take one look around the king (the net-gain search's captures or
-/// evasions, the mate search's replies tried as they come) give what the plain ones give, over
-/// random games from the reference positions.
 /// The enemy pieces that check the side to move.
 fn checkers(pos: &Position) -> Vec<Square> {
     let king = pos.king(pos.turn());
     attackers(pos.board(), king, !pos.turn()).to_vec()
 }
 
+/// The generators that take one look around the king (the net-gain search's captures or
+/// evasions, its positions' status, the mate search's replies tried as they come, the checker
+/// taken first) give what the plain ones give, over random games from the reference positions.
 #[test]
 fn one_look_generators_agree_with_the_plain_ones() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);

@@ -417,8 +417,8 @@ impl<'q> Searcher<'q> {
         let hunting = state.target.is_some();
         // The opponent in check with only the root side's last position to come: an evasion
         // that takes nothing leaves it where it stands (the root side then has no mate to
-        // count, and stalemating it only helps), and while the target stands so does every
-        // evasion; so it stands at least there.
+        // count, and leaving it without a move only helps the opponent), and while the target
+        // stands so does every evasion; so it stands at least there.
         if !ours && in_check && ply + 1 >= plies && stand >= beta {
             let quiet = || moves.iter().any(|m| pos.piece_at(m.to).is_none());
             if hunting || quiet() {
