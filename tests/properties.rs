@@ -417,6 +417,16 @@ fn found_asymmetries_stay_fixed() {
             "2bak2r1/4aP3/4b4/4C4/4P4/2r4R1/4R4/B8/1p7/c3K4 b - - 1 2",
             "a0a1 h4e4 a1a0 e4h4",
         ),
+        // axf, ply 3 (炮２平１ and its mirror): both black cannons can take the red advisor on d0
+        // (over the king, over the elephant), for different nets; the first capture in the
+        // order of the attack scan that gained was taken as the threat, so the threat's worth,
+        // and with it whether it was new, went by the side of the board. Every capture is now
+        // searched and the best line kept.
+        (
+            Ruleset::Axf,
+            "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/9/P1P5P/2N1C2N1/3RA4/1cBAK1cr1 w - - 2 2",
+            "h6h3 a9b9 e2d2 b0a0 h3h6 b9a9 d2e2 a0b0",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

@@ -360,6 +360,18 @@ impl<'a> Judge<'a> {
         if !(axf || (lenient && on_point)) {
             return None;
         }
+        // Every capture is tried and the best line kept: which of two captures comes first goes
+        // by the points' order, and a mirrored board must be ruled alike.
+        let mut best: Option<Won> = None;
+        let mut keep = |g: Gain| {
+            let better = best.as_ref().is_none_or(|b| {
+                let gain = |line: &[Move]| line_material(pos, line).report_value();
+                (settled(g.value), gain(&g.line)) > (settled(b.value), gain(&b.line))
+            });
+            if better {
+                best = Some(Won::from(g));
+            }
+        };
         for &(c, _) in &x.captures {
             // AXF: kings and pawns chase freely (axf.md); only other pieces' captures count.
             let free_piece = pos
@@ -379,7 +391,8 @@ impl<'a> Judge<'a> {
             }
             let g = work.search(pos, &q.starting(c));
             if g.gains() {
-                return Some(Won::from(g));
+                keep(g);
+                continue;
             }
             if axf || !lenient {
                 continue;
@@ -394,10 +407,10 @@ impl<'a> Judge<'a> {
                 .get(1)
                 .is_some_and(|r| r.to != c.to && p.piece_at(r.to).is_some());
             if exposed && (self.ruleset == Ruleset::Cxa1999 || g.value >= 0) {
-                return Some(Won::from(g));
+                keep(g);
             }
         }
-        None
+        best
     }
 
     /// Whether the gain on the piece on `sq`, worth `a_value` in A, is new: the piece could not
