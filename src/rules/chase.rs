@@ -331,8 +331,9 @@ impl<'a> Judge<'a> {
     /// The line by which the side to move of `pos` wins the piece on `sq` under `q`, if it can:
     /// a net gain that takes the piece, or, when `lenient` (the chase being judged, in A), a
     /// capture that wins the piece on its point and loses at most what the capturer's departure
-    /// exposes (2011 26.5: the whole even or better; 1999 item 4: whatever the whole).
-    /// The line comes with the search's value for it, which counts a forced mate at its end.
+    /// exposes (2011 26.5: the whole even or better; 1999 item 4: whatever the whole), the best
+    /// of the captures that qualify. The line comes with the search's value for it, which counts
+    /// a forced mate at its end.
     fn wins(
         &self,
         pos: &Position,
