@@ -606,7 +606,8 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
         if !uncovers && wanted & reach(f, piece.role, us) == 0 {
             continue;
         }
-        let mut to = targets(occ, f, piece.role, us) & !own;
+        // The enemy king's point is no destination, whatever a position built by hand holds.
+        let mut to = targets(occ, f, piece.role, us) & !own & !(1u128 << theirs.index());
         if !uncovers {
             to &= wanted;
         }

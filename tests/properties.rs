@@ -229,6 +229,7 @@ fn check_ruling(
     options: &Options,
 ) -> Result<Ruling, TestCaseError> {
     let what = describe(start, moves, options.ruleset);
+    eprintln!("RULING {what} {:?}", options.limits);
     let base = rules::rule(start, moves, options);
     check_bounds(&base, &options.limits, &what)?;
 
@@ -416,6 +417,16 @@ fn found_asymmetries_stay_fixed() {
             Ruleset::Cxa2011,
             "2bak2r1/4aP3/4b4/4C4/4P4/2r4R1/4R4/B8/1p7/c3K4 b - - 1 2",
             "a0a1 h4e4 a1a0 e4h4",
+        ),
+        // cxa1999, ply 0 (马二进三): a panic. Telling which attackers take part in winning the
+        // advisor on f9, the rook on f8 was replaced by an inert body, an advisor, which in
+        // black's palace could step onto the black king: the mate search took the king and
+        // then moved a king that was gone. A body now never attacks the enemy king, and the
+        // check generator never lands on it.
+        (
+            Ruleset::Cxa1999,
+            "2b1ka1c1/4aR3/4b4/pc5Np/2p1n4/2P1C4/P5PrP/2N1BC3/9/3AKAB2 w - - 1 4",
+            "h6g8 h3h0 g8h6 h0h3",
         ),
         // axf, ply 3 (炮２平１ and its mirror): both black cannons can take the red advisor on d0
         // (over the king, over the elephant), for different nets; the first capture in the

@@ -666,15 +666,19 @@ fn base_target(pos: &Position, sq: Square, piece: Piece, x: Option<&Assessment>)
 
 /// `pos` with the mover's pieces on `gone` made inert for the point `sq`: each replaced by a
 /// body of its side that attacks nothing there (an advisor off its palace, else a pawn), so it
-/// still blocks lines, screens cannons and holds legs; `None` if no such body fits.
+/// still blocks lines, screens cannons and holds legs; `None` if no such body fits. A body never
+/// attacks the enemy king: an advisor put in the enemy's palace would take it, a move no legal
+/// position has and no search expects.
 fn inert(pos: &Position, gone: &[Square], sq: Square) -> Option<Position> {
     let mover = pos.turn();
+    let king = pos.king(!mover);
     let mut board = *pos.board();
     for &g in gone {
         let body = [Role::Advisor, Role::Pawn].into_iter().find_map(|role| {
             let mut b = board;
             b.set(g, Some(Piece { color: mover, role }));
-            (!targets(&b, g).contains(&sq)).then_some(b)
+            let reach = targets(&b, g);
+            (!reach.contains(&sq) && !reach.contains(&king)).then_some(b)
         });
         board = body?;
     }
