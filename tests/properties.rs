@@ -229,7 +229,6 @@ fn check_ruling(
     options: &Options,
 ) -> Result<Ruling, TestCaseError> {
     let what = describe(start, moves, options.ruleset);
-    eprintln!("RULING {what} {:?}", options.limits);
     let base = rules::rule(start, moves, options);
     check_bounds(&base, &options.limits, &what)?;
 
@@ -427,6 +426,16 @@ fn found_asymmetries_stay_fixed() {
             Ruleset::Cxa1999,
             "2b1ka1c1/4aR3/4b4/pc5Np/2p1n4/2P1C4/P5PrP/2N1BC3/9/3AKAB2 w - - 1 4",
             "h6g8 h3h0 g8h6 h0h3",
+        ),
+        // cxa1999, ply 1 (炮５平１ and its mirror): the horse takes the falsely rooted advisor on
+        // f0, and red's two best answers are worth the same: the advisor e1 takes the horse back,
+        // or takes the cannon on d0. Whether the loss came from what the capture exposed (item 4)
+        // was read off the line the search showed, which went by the points' order: 捉 in one,
+        // 闲 in the other. Of equal answers the one elsewhere is now shown.
+        (
+            Ruleset::Cxa1999,
+            "5aR2/3ka4/4c4/4R4/9/2P3p2/P1r6/4B4/4A2n1/2BcKA3 w - - 2 2",
+            "e6e4 e7a7 e4e6 a7e7",
         ),
         // axf, ply 3 (炮２平１ and its mirror): both black cannons can take the red advisor on d0
         // (over the king, over the elephant), for different nets; the first capture in the

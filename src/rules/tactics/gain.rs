@@ -440,6 +440,14 @@ impl<'q> Searcher<'q> {
         if last_chance {
             best = best.max(0);
         }
+        // Answering a given first move, of two answers worth the same the one elsewhere is
+        // shown: whether the first move's loss comes from what it exposed must not go by the
+        // order of the points (see `chase.rs`, `wins`).
+        if ply == 1
+            && let Some(f) = self.q.first
+        {
+            candidates.sort_by_key(|&(_, m)| m.to == f.to);
+        }
         // The killer first, wherever it would stand; a check among the checks, which come
         // after every capture and are generated only if no capture cuts the search off.
         let mut killer_check = None;
