@@ -563,8 +563,13 @@ impl<'q> Searcher<'q> {
     /// Whether the check `m` (a legal move) is one the node searches: a quiet one (checks that
     /// capture are among the captures), not of the frozen piece.
     fn quiet_check_counts(&self, pos: &Position, m: Move, state: &State, ours: bool) -> bool {
-        let frozen = ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0;
-        pos.piece_at(m.to).is_none() && !frozen
+        pos.piece_at(m.to).is_none() && !self.frozen(m, state, ours)
+    }
+
+    /// Whether `m` moves the piece the query freezes (the side to move's, while the line has
+    /// not touched its point).
+    fn frozen(&self, m: Move, state: &State, ours: bool) -> bool {
+        ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0
     }
 
     /// Whether `m` is a legal quiet check the node searches (a killer met among the checks).
@@ -610,7 +615,7 @@ impl<'q> Searcher<'q> {
             if target_only && state.target != Some(m.to) {
                 continue;
             }
-            if ours && self.q.frozen == Some(m.from) && state.touched & m.from.mask() == 0 {
+            if self.frozen(m, state, ours) {
                 continue;
             }
             if ours && self.q.checkless && gives_check(pos.board(), m.from, m.to, king) {
