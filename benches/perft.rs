@@ -1,6 +1,8 @@
 //! Move-generation speed: perft from the start position and from a midgame position, reported
 //! in leaf nodes per second. Run with `cargo bench --bench perft`.
 
+#![allow(clippy::unwrap_used)]
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use qili::{Position, perft};
 use std::hint::black_box;

@@ -5,6 +5,8 @@
 //!
 //! `cargo bench --bench rulings`
 
+#![allow(clippy::unwrap_used)]
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use qili::corpus::{self, Case};
 use qili::rules::{self, Options, Ruleset};

@@ -1,9 +1,7 @@
 //! The built `qili` binary: judge (text and JSON), bad input (exit 2 naming the field), cases,
 //! perft, and serve until SIGTERM.
 
-mod common;
-
-use common::{QILI, Server};
+use super::common::{QILI, Server};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;

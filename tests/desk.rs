@@ -5,9 +5,7 @@
 //! The browser tests need Debian's `chromium` and `chromium-driver` (`.ci/run` installs them);
 //! without them they fail saying so, unless `QILI_SKIP_BROWSER=1` is set.
 
-mod common;
-
-use common::Server;
+use super::common::Server;
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -487,7 +485,7 @@ async fn grpc_web_answers_over_http1_on_the_grpc_port() {
     assert_eq!(field.as_deref(), Some("fen"));
 
     // Plain gRPC (HTTP/2) on the same port is unchanged.
-    let mut client = pb::qili_client::QiliClient::new(common::channel(&server.url()).await);
+    let mut client = pb::qili_client::QiliClient::new(super::common::channel(&server.url()).await);
     let list = client
         .list_rulesets(pb::ListRulesetsRequest {})
         .await
@@ -764,7 +762,8 @@ async fn the_page_rules_an_uploaded_gbk_record() {
         moves,
         ..Default::default()
     };
-    let mut grpc = pb::qili_client::QiliClient::new(common::channel(&session.server.url()).await);
+    let mut grpc =
+        pb::qili_client::QiliClient::new(super::common::channel(&session.server.url()).await);
     let ruling = grpc
         .adjudicate(request)
         .await

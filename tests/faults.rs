@@ -3,9 +3,7 @@
 //! serving the others (health stays SERVING), calls fail only with the documented codes, nothing
 //! leaks (threads and open descriptors come back), and SIGTERM ends the process with status 0.
 
-mod common;
-
-use common::{HealthWatch, Server, channel, threads_and_fds};
+use super::common::{HealthWatch, Server, channel, threads_and_fds};
 use futures::StreamExt;
 use qili::service::pb::qili_client::QiliClient;
 use qili::service::pb::{self, adjudicate_stream_response::Result as Answer};

@@ -4,9 +4,7 @@
 //! Every one gets the documented code and a message naming the field (and the move), the CLI exits
 //! 2 with one line naming the field, nothing panics, and health stays SERVING throughout.
 
-mod common;
-
-use common::{HealthWatch, QILI, RawCodec, Server, channel, raw_unary};
+use super::common::{HealthWatch, QILI, RawCodec, Server, channel, raw_unary};
 use qili::rules::{self, Options, Ruleset};
 use qili::service::pb::qili_client::QiliClient;
 use qili::service::pb::{self, adjudicate_stream_response::Result as Answer};

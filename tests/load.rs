@@ -1,9 +1,7 @@
 //! `qili load` against a real `qili serve` child on a loopback port, and its refusal of
 //! non-loopback addresses.
 
-mod common;
-
-use common::{QILI, Server};
+use super::common::{QILI, Server};
 use std::process::Command;
 use std::time::{Duration, Instant};
 

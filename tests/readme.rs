@@ -3,13 +3,11 @@
 //! print (standard output and error together) must be the lines shown under them. A line `…`
 //! stands for any lines; the numbers of `"time_ms":` and JUnit `time="…"` are not compared.
 //! When the output changes on purpose (a ruling's text, say), `QILI_BLESS=1 cargo test --release
-//! --test readme` writes the new output into README.md, keeping each `…`.
+//! --test it readme` writes the new output into README.md, keeping each `…`.
 //!
 //! The grpcurl session is checked too, without grpcurl: `describe qili.v1.AdjudicateRequest`
 //! against the proto file, and the `ListRulesets` and `Adjudicate` calls against a `qili serve`
 //! started on a free port, their JSON compared without the fields grpcurl leaves out (defaults).
-
-mod common;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -213,7 +211,7 @@ fn every_qili_example_in_the_readme_prints_what_it_shows() {
     }
     assert!(
         stale.is_empty(),
-        "README examples print something else (QILI_BLESS=1 cargo test --release --test readme \
+        "README examples print something else (QILI_BLESS=1 cargo test --release --test it readme \
          writes what they print):\n\n{}",
         stale.join("\n\n")
     );
@@ -419,10 +417,11 @@ fn the_grpcurl_session_shows_what_the_service_answers() {
     let found = grpcurl_examples(&lines);
     let proto = std::fs::read_to_string(Path::new(ROOT).join("proto/qili/v1/qili.proto"))
         .expect("the proto");
-    let server = common::Server::start();
+    let server = super::common::Server::start();
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let mut client = runtime
-        .block_on(async { pb::qili_client::QiliClient::new(common::channel(&server.url()).await) });
+    let mut client = runtime.block_on(async {
+        pb::qili_client::QiliClient::new(super::common::channel(&server.url()).await)
+    });
     let bless = std::env::var_os("QILI_BLESS").is_some();
     let mut replaced: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     let mut stale = Vec::new();

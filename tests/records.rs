@@ -101,7 +101,7 @@ fn the_fixtures_are_what_the_generator_makes() {
     }
     assert!(
         stale.is_empty(),
-        "fixtures differ from the generator (QILI_BLESS=1 cargo test --release --test records \
+        "fixtures differ from the generator (QILI_BLESS=1 cargo test --release --test it records \
          writes them): {stale:?}"
     );
 }

@@ -2,8 +2,6 @@
 //! reflection, a ruling per verdict, streaming with a bad request in the middle, each error code,
 //! and shutdown.
 
-mod common;
-
 use qili::service::pb::qili_client::QiliClient;
 use qili::service::pb::{self, adjudicate_stream_response::Result as Answer};
 use qili::service::{FIELD_KEY, PLY_KEY, ServeError, ServiceConfig, serve_with_listener};
@@ -666,7 +664,7 @@ async fn a_string_that_is_not_utf8_is_invalid_argument_naming_the_field() {
     // A hand-encoded `AdjudicateRequest`: field 2 (fen), wire type 2 (length-delimited), 2 bytes
     // that are not UTF-8.
     let body = vec![0x12, 0x02, 0xff, 0xfe];
-    let e = common::raw_unary(server.channel().await, "/qili.v1.Qili/Adjudicate", body)
+    let e = super::common::raw_unary(server.channel().await, "/qili.v1.Qili/Adjudicate", body)
         .await
         .expect_err("not UTF-8");
     assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");

@@ -1,0 +1,24 @@
+//! Every integration test, one binary (ripgrep's layout): a module per area.
+
+// Tests may unwrap: a panic is how they fail.
+#![allow(clippy::unwrap_used)]
+
+mod cli;
+mod common;
+mod corpus;
+mod desk;
+mod faults;
+mod fen;
+mod fuzz_regressions;
+mod gain;
+mod hostile;
+mod load;
+mod metamorphic;
+mod movegen;
+mod notation;
+mod perft;
+mod pgn;
+mod properties;
+mod readme;
+mod records;
+mod service;
