@@ -744,7 +744,7 @@ fn expected_moves_are_checked_move_by_move() {
 #[test]
 fn known_differences_are_reported_apart() {
     let dir = TempDir::new("known");
-    let why = r#""known_difference":"GAIN.md §6 reading (docs/rules.md, Contradictions)""#;
+    let why = r#""known_difference":"docs/gain.md §6 reading (docs/rules.md §10)""#;
     let still = case_with("still-differs", why).replace("red_loses", "draw");
     let fixed = case_with("now-fixed", why);
     let o = cases_on(&dir, "k.jsonl", std::slice::from_ref(&still), &[]);
@@ -756,7 +756,7 @@ fn known_differences_are_reported_apart() {
     let text = stdout(&o);
     assert!(text.starts_with("KNOWN still-differs ("), "{text}");
     assert!(
-        text.contains("known difference: GAIN.md §6 reading"),
+        text.contains("known difference: docs/gain.md §6 reading"),
         "{text}"
     );
     assert_eq!(
