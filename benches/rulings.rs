@@ -51,7 +51,7 @@ fn crowded() -> Vec<Prepared> {
     for (i, line) in lines.enumerate() {
         let (fen, moves) = line.split_once(" | ").expect("FEN | moves");
         for ruleset in Ruleset::ALL {
-            let request = rules::Request {
+            let request = qili::request::Request {
                 fen: fen.to_string(),
                 moves: moves.split(' ').map(String::from).collect(),
                 notation: None,

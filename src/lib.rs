@@ -1,8 +1,15 @@
 //! qili (棋例): adjudicates repetition disputes in Xiangqi under the Chinese and Asian rules.
 //!
-//! The crate is layered: the board and its rules of movement (`square`, `piece`, `board`,
-//! `position`, `movegen`, `attacks`), notations and records (`fen`, `notation`, `pgn`, `record`), and the
-//! rulings built on them.
+//! The crate is layered, each layer importing only those before it:
+//! 1. the board and its rules of movement (`square`, `piece`, `board`, `position`, `movegen`,
+//!    `attacks`) and the notations of positions and moves (`fen`, `notation`);
+//! 2. the rulings (`rules`), on positions and legal moves only;
+//! 3. game records and disputes (`record`: PGN, XQF, DhtmlXQ, UCCI, and the dispute cut from a
+//!    game);
+//! 4. the request as callers send it (`request`: text, read with `notation` and `record::ucci`,
+//!    ruled by `rules`);
+//! 5. what is built on them: the printed sheet (`sheet`, `diagram`), the case corpus (`corpus`),
+//!    the service (`service`).
 #![warn(missing_docs)]
 
 pub mod attacks;
@@ -10,16 +17,15 @@ pub mod board;
 pub mod color;
 pub mod corpus;
 pub mod diagram;
-pub mod dispute;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
-pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod record;
+pub mod request;
 pub mod rules;
 pub mod service;
 pub mod sheet;

@@ -44,7 +44,7 @@ fn every_cited_article_has_its_text() {
     let cases = qili::corpus::load(&dir).unwrap_or_else(|e| panic!("cannot read the corpus: {e}"));
     let mut cited = std::collections::BTreeSet::new();
     for case in &cases {
-        let Ok(ruling) = qili::rules::adjudicate(&case.request()) else {
+        let Ok(ruling) = qili::request::adjudicate(&case.request()) else {
             continue;
         };
         for a in &ruling.articles {

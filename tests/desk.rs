@@ -752,7 +752,8 @@ async fn the_page_rules_an_uploaded_gbk_record() {
         .await
         .expect("a verdict");
     // The page's ruling is the API's for the same moves.
-    let games = qili::pgn::read_games(&std::fs::read(&record).expect("read")).expect("a game");
+    let games =
+        qili::record::pgn::read_games(&std::fs::read(&record).expect("read")).expect("a game");
     let moves: Vec<String> = games[0].moves[..64]
         .iter()
         .map(ToString::to_string)

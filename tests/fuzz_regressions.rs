@@ -58,7 +58,7 @@ fn lenient_advisor_or_elephant_attacking_the_enemy_king_is_rejected() {
 #[test]
 fn a_result_tag_that_is_not_a_result_is_not_written_as_a_move() {
     use qili::Notation;
-    use qili::pgn::{read_game, write_game};
+    use qili::record::pgn::{read_game, write_game};
     for tag in ["2/2-1/2", "0-0", " 1-0x", "?"] {
         let record = format!("[Result \"{tag}\"]\n1. h2e2 h9g7\n");
         let game = read_game(record.as_bytes()).expect("readable record");

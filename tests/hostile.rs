@@ -861,7 +861,7 @@ async fn crowded_positions_stay_within_the_search_bounds() {
                     ..Options::default()
                 },
             );
-            let local = rules::adjudicate(&request).expect("legal");
+            let local = qili::request::adjudicate(&request).expect("legal");
             // The ruling's account bounds them all together.
             assert!(
                 local.search.nodes <= local.search.max_nodes,
@@ -897,8 +897,8 @@ async fn crowded_positions_stay_within_the_search_bounds() {
 }
 
 /// The request for `fen` and the space-separated `moves` under `options`.
-fn crowded_request(fen: &str, moves: &str, options: Options) -> rules::Request {
-    rules::Request {
+fn crowded_request(fen: &str, moves: &str, options: Options) -> qili::request::Request {
+    qili::request::Request {
         fen: fen.to_string(),
         moves: moves.split(' ').map(String::from).collect(),
         notation: None,
@@ -912,7 +912,7 @@ fn limited(fen: &str, moves: &str, limits: rules::SearchLimits) -> rules::Ruling
         limits,
         ..Options::default()
     };
-    rules::adjudicate(&crowded_request(fen, moves, options)).expect("legal")
+    qili::request::adjudicate(&crowded_request(fen, moves, options)).expect("legal")
 }
 
 /// One account bounds all the searches of a ruling: a ruling that reaches it says so, in its

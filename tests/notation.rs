@@ -705,7 +705,7 @@ fn recorded_games_round_trip() {
     let (mut positions, mut moves) = (0, 0);
     for path in files {
         let bytes = std::fs::read(&path).expect("readable record");
-        let game = qili::pgn::read_game(&bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let game = qili::record::pgn::read_game(&bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
         let mut p = game.start;
         for (&m, text) in game.moves.iter().zip(&game.texts) {
             assert_eq!(parse_move(&p, text, None), Ok(m), "{path:?} {text}");

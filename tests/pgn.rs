@@ -1,7 +1,8 @@
 //! The game-record reader and writer, on the real GBK records in tests/data/pgn.
 
 use qili::notation::{Notation, NotationErrorKind, parse_move};
-use qili::pgn::{Game, PgnErrorKind, read_game, read_games, write_game};
+use qili::record::Game;
+use qili::record::pgn::{PgnErrorKind, read_game, read_games, write_game};
 use qili::{Color, Move, Position, Square};
 use std::path::PathBuf;
 

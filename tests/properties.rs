@@ -340,13 +340,13 @@ proptest! {
         let options = options(ruleset, limits, (false, false));
         let ruling = check_ruling(&start, &moves, &options)?;
 
-        let request = rules::Request {
+        let request = qili::request::Request {
             fen: start.fen(),
             moves: texts(&start, &moves, notation),
             notation: None,
             options,
         };
-        let read = rules::adjudicate(&request);
+        let read = qili::request::adjudicate(&request);
         prop_assert!(
             read.is_ok(),
             "{notation} texts {:?} not read back: {:?} ({})",

@@ -5,7 +5,8 @@
 
 use qili::record::xqf::{self, Keys, Options, XqfError};
 use qili::record::{self, Format, Game, RecordError, dhtmlxq, ucci};
-use qili::rules::{self, Request, Verdict};
+use qili::request::Request;
+use qili::rules::{self, Verdict};
 use qili::{Notation, Position, parse_move};
 use std::path::{Path, PathBuf};
 
@@ -32,7 +33,8 @@ fn pgn_games() -> Vec<(String, Game)> {
         .iter()
         .map(|p| {
             let stem = p.file_stem().expect("stem").to_string_lossy().into_owned();
-            let game = qili::pgn::read_game(&read(p)).unwrap_or_else(|e| panic!("{stem}: {e}"));
+            let game =
+                qili::record::pgn::read_game(&read(p)).unwrap_or_else(|e| panic!("{stem}: {e}"));
             (stem, game)
         })
         .collect()
@@ -175,7 +177,7 @@ fn xqf_round_trips_in_every_version_and_into_pgn() {
             assert_eq!(again.tags, first.tags, "{stem} v{version}");
         }
         for n in Notation::ALL {
-            let pgn = qili::pgn::write_game(&first, n);
+            let pgn = qili::record::pgn::write_game(&first, n);
             let back = record::read_game(pgn.as_bytes()).expect("PGN reads back");
             assert_same(&format!("{stem} as PGN ({n})"), &back, &first, &XQF_TAGS);
         }
@@ -465,7 +467,7 @@ fn a_ucci_position_string_stands_in_the_fen_field() {
     // Perpetual check, the cycle split between the string and the moves field.
     let fen = "position fen 4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1 moves a8a9 e9e8 a9a8 e8e9";
     let ruling =
-        rules::adjudicate(&request(fen, &["a8a9", "e9e8", "a9a8", "e8e9"])).expect("rules");
+        qili::request::adjudicate(&request(fen, &["a8a9", "e9e8", "a9a8", "e8e9"])).expect("rules");
     assert_eq!(ruling.verdict, Verdict::RedLoses);
     assert_eq!(ruling.cycle_start, 4, "plies count the string's moves");
 

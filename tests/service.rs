@@ -643,7 +643,7 @@ async fn the_corpus_through_one_stream_matches_the_library() {
     for (case, answer) in cases.iter().zip(&answers) {
         assert_eq!(answer.request_id, case.id);
         // The server answers as the library does (tests/corpus.rs checks the library's answers).
-        match (qili::rules::adjudicate(&case.request()), &answer.result) {
+        match (qili::request::adjudicate(&case.request()), &answer.result) {
             (Ok(local), Some(Answer::Ruling(ruling))) => {
                 let expected = qili::service::convert::ruling(&local, &case.id, pb::Language::Both);
                 assert_eq!(ruling, &expected, "{}", case.id);
@@ -903,7 +903,7 @@ fn texts_left_out_change_nothing_else_in_a_ruling() {
     use qili::rules::Texts;
     for case in &cases {
         let mut request = case.request();
-        let Ok(all) = qili::rules::adjudicate(&request) else {
+        let Ok(all) = qili::request::adjudicate(&request) else {
             continue;
         };
         for texts in [
@@ -922,7 +922,7 @@ fn texts_left_out_change_nothing_else_in_a_ruling() {
             },
         ] {
             request.options.texts = texts;
-            let some = qili::rules::adjudicate(&request).expect("as before");
+            let some = qili::request::adjudicate(&request).expect("as before");
             let pick = |keep: bool, s: &str| if keep { s.to_string() } else { String::new() };
             let mut expected = all.clone();
             for m in &mut expected.moves {

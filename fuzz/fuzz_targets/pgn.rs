@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use qili::Notation;
-use qili::pgn::{read_game, read_games, write_game};
+use qili::record::pgn::{read_game, read_games, write_game};
 
 fuzz_target!(|data: &[u8]| {
     let first = read_game(data);

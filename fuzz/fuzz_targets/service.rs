@@ -5,7 +5,8 @@
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
 use qili::Position;
-use qili::rules::{self, BySide, Options, RequestError};
+use qili::request::RequestError;
+use qili::rules::{self, BySide, Options};
 use qili::service::{Failure, convert, pb};
 
 fn adjudicate(bytes: &[u8]) {
@@ -24,7 +25,7 @@ fn adjudicate(bytes: &[u8]) {
             let _ = out.encode_to_vec();
         }
         None => {
-            let e = rules::adjudicate(&request).expect_err("adjudicate is deterministic");
+            let e = qili::request::adjudicate(&request).expect_err("adjudicate is deterministic");
             let _ = Failure::from(e).to_status();
         }
     }
@@ -63,7 +64,7 @@ fn analyze(bytes: &[u8]) {
     let mv = if r.r#move.trim().is_empty() {
         None
     } else {
-        match rules::parse_moves(&position, &[r.r#move.as_str()], notation) {
+        match qili::request::parse_moves(&position, &[r.r#move.as_str()], notation) {
             Ok(moves) => moves.first().copied(),
             Err(e) => {
                 let _ = e.to_string();

@@ -2,7 +2,8 @@
 //! decoding of a ruling request from bytes, and the checks made on every answer.
 
 use qili::notation::{BlackDigits, ChineseStyle, NotationErrorKind, Script, write_chinese};
-use qili::rules::{self, BySide, Options, Request, Ruleset, Ruling};
+use qili::request::Request;
+use qili::rules::{self, BySide, Options, Ruleset, Ruling};
 use qili::{Notation, Position, parse_move, write_move};
 use std::sync::OnceLock;
 
@@ -163,7 +164,7 @@ pub fn request_from_bytes(data: &[u8]) -> Option<Request> {
 /// Rules on `request` and checks the answer: an error names its field, a ruling stays within the
 /// request's moves and the search bounds of its options.
 pub fn check_request(request: &Request) -> Option<Ruling> {
-    match rules::adjudicate(request) {
+    match qili::request::adjudicate(request) {
         Err(e) => {
             let _ = e.to_string();
             if let Some(ply) = e.ply() {

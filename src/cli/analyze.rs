@@ -6,7 +6,8 @@ use super::judge::{NotationArg, ruleset, utf8};
 use super::render::{self, LangArg};
 use clap::{Args, ValueEnum};
 use qili::Position;
-use qili::rules::{self, BySide, Options, RequestError};
+use qili::request::RequestError;
+use qili::rules::{self, BySide, Options};
 use qili::service::{Failure, abridge, convert};
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -69,7 +70,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
     let mv = if text.trim().is_empty() {
         None
     } else {
-        let moves = rules::parse_moves(&position, &[text.trim()], args.notation.notation())
+        let moves = qili::request::parse_moves(&position, &[text.trim()], args.notation.notation())
             .map_err(|e| match e {
                 RequestError::Move { text, reason, .. } => {
                     abridge(&format!("move {text:?}: {reason}"), &text)

@@ -3,9 +3,10 @@
 
 use super::render::{self, LangArg};
 use clap::{Args, ValueEnum};
-use qili::dispute::{At, Dispute, DisputeError, split_moves};
 use qili::notation::Notation;
-use qili::rules::{self, BySide, Options, Request, Ruleset};
+use qili::record::dispute::{At, Dispute, DisputeError, split_moves};
+use qili::request::Request;
+use qili::rules::{self, BySide, Options, Ruleset};
 use qili::service::{Failure, abridge, convert};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

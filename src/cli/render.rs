@@ -1,7 +1,7 @@
 //! Text for a person: the board in Chinese characters, a ruling and an analysis as tables, in
 //! Chinese, English or both (the words come from `qili::sheet`, as on the page).
 
-use qili::dispute::Dispute;
+use qili::record::dispute::Dispute;
 use qili::service::pb;
 use qili::sheet::{self, Heading, Lang, heading, terms, words};
 use qili::{Color, Position, Square};

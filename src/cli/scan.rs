@@ -9,9 +9,9 @@
 use super::judge::{game_number, read_file, ruleset};
 use super::render::{LangArg, width};
 use clap::{Args, ValueEnum};
-use qili::dispute::{self, Repetition, repetitions, round_of};
 use qili::notation::{Notation, write_move};
-use qili::pgn::Game;
+use qili::record::Game;
+use qili::record::dispute::{self, Repetition, repetitions, round_of};
 use qili::rules::{self, Options, Ruling};
 use qili::sheet::{Lang, words};
 use qili::{Color, Position};
@@ -98,7 +98,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
     };
     let only = game_number(args.game.as_ref())?;
     let (name, bytes) = read_file(&args.record)?;
-    let games = dispute::read_record(&bytes)
+    let games = qili::record::read_games(&bytes)
         .map_err(|e| format!("--record {}: {e}", args.record.display()))?;
     if let Some(n) = only.filter(|n| *n > games.len()) {
         return Err(format!(

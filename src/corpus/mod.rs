@@ -10,7 +10,8 @@
 //! assert_eq!(qili::corpus::parse_line(typo).unwrap_err(), r#"unknown key "rulset""#);
 //! ```
 
-use crate::rules::{self, BySide, IdleKind, MoveKind, Options, Pattern, Request, Ruleset, Verdict};
+use crate::request::Request;
+use crate::rules::{BySide, IdleKind, MoveKind, Options, Pattern, Ruleset, Verdict};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::HashMap;
 use std::fmt;
@@ -465,7 +466,7 @@ impl Case {
 /// Rules on `case` and compares the fields it expects.
 pub fn run(case: &Case) -> CaseResult {
     let started = Instant::now();
-    let ruling = rules::adjudicate(&case.request());
+    let ruling = crate::request::adjudicate(&case.request());
     let time_ms = started.elapsed().as_secs_f64() * 1000.0;
     let (actual, error) = match ruling {
         Ok(r) => (

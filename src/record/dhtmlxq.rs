@@ -26,11 +26,11 @@
 //! assert_eq!(dhtmlxq::read_games(&dhtmlxq::write(game)).unwrap()[0].moves, game.moves);
 //! ```
 
+use super::Game;
 use super::layout;
 use crate::color::Color;
 use crate::fen::FenError;
 use crate::moves::Move;
-use crate::pgn::Game;
 use crate::position::Position;
 use crate::square::Square;
 use std::fmt::Write;

@@ -1,5 +1,5 @@
 //! Game records in every format qili reads, told apart by their content (not the file name): PGN
-//! ([`crate::pgn`]), XQF ([`xqf`]), DhtmlXQ/UBB ([`dhtmlxq`]) and UCCI position strings
+//! ([`pgn`]), XQF ([`xqf`]), DhtmlXQ/UBB ([`dhtmlxq`]) and UCCI position strings
 //! ([`ucci`]). Each reads into a [`Game`]. A file in a format qili does not read is an error that
 //! names the format it looks like.
 //!
@@ -20,15 +20,20 @@
 //! ```
 
 pub mod dhtmlxq;
+pub mod dispute;
+mod game;
 mod layout;
+pub mod pgn;
+mod text;
 pub mod ucci;
 pub mod xqf;
 
-pub use crate::pgn::Game;
-use crate::pgn::PgnError;
 use dhtmlxq::DhtmlXqError;
-use std::borrow::Cow;
+pub use dispute::{At, Dispute, DisputeError};
+pub use game::Game;
+use pgn::PgnError;
 use std::fmt;
+use text::decode_text;
 use ucci::UcciError;
 use xqf::XqfError;
 
@@ -128,25 +133,6 @@ fn is_xqf(bytes: &[u8]) -> bool {
     bytes.len() >= 3 && bytes.starts_with(b"XQ") && bytes[2] < 0x20
 }
 
-/// The text of a record: UTF-8 (BOM dropped) if valid, UTF-16 if it has a BOM, else GB18030.
-pub(crate) fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
-    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        return decode_text(rest);
-    }
-    if let Ok(s) = std::str::from_utf8(bytes) {
-        return Cow::Borrowed(s);
-    }
-    for (bom, encoding) in [
-        (&b"\xFF\xFE"[..], encoding_rs::UTF_16LE),
-        (&b"\xFE\xFF"[..], encoding_rs::UTF_16BE),
-    ] {
-        if let Some(rest) = bytes.strip_prefix(bom) {
-            return encoding.decode_without_bom_handling(rest).0;
-        }
-    }
-    encoding_rs::GB18030.decode_without_bom_handling(bytes).0
-}
-
 /// What a text that is no record qili reads looks like, if it looks like something.
 fn unsupported_text(text: &str) -> Option<&'static str> {
     let t = text.trim_start();
@@ -222,7 +208,7 @@ fn is_fen_line(text: &str) -> bool {
 pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
     Ok(match format(bytes)? {
         Format::Xqf => vec![xqf::read(bytes)?],
-        Format::Pgn => crate::pgn::read_games(bytes)?,
+        Format::Pgn => pgn::read_games(bytes)?,
         Format::DhtmlXq => dhtmlxq::read_games(&decode_text(bytes))?,
         Format::Ucci => decode_text(bytes)
             .lines()
@@ -235,7 +221,7 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
 /// Reads the first game of a record in any format qili reads; what follows it is not read.
 pub fn read_game(bytes: &[u8]) -> Result<Game, RecordError> {
     Ok(match format(bytes)? {
-        Format::Pgn => crate::pgn::read_game(bytes)?,
+        Format::Pgn => pgn::read_game(bytes)?,
         Format::Xqf => xqf::read(bytes)?,
         Format::DhtmlXq => dhtmlxq::read_game(&decode_text(bytes))?,
         Format::Ucci => {

@@ -12,9 +12,9 @@
 //! assert!(ucci::read("position startpos moves h2e9").is_err());
 //! ```
 
+use super::Game;
 use crate::fen::FenError;
 use crate::notation::{Notation, parse_move};
-use crate::pgn::Game;
 use crate::position::Position;
 
 /// A position string taken apart: the start and the move texts after `moves`, not yet checked.

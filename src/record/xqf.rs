@@ -29,11 +29,11 @@
 //! }
 //! ```
 
+use super::Game;
 use super::layout;
 use crate::color::Color;
 use crate::fen::FenError;
 use crate::moves::Move;
-use crate::pgn::Game;
 use crate::position::Position;
 use crate::square::Square;
 

@@ -7,9 +7,9 @@
 //! what the line itself exposes (see [`Frame`]).
 
 use super::kinds::Protection;
+use super::options::Options;
 use super::protection::{Assessment, assess, legal_captures};
 use super::report::{Defender, LineMove, Means, Target};
-use super::request::Options;
 use super::ruleset::Ruleset;
 use super::tactics::gain::{
     Forbid, Frame, Gain, GainLimits, MATE, Query, gain_above, gains, line_material,

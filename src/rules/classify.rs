@@ -3,9 +3,9 @@
 
 use super::chase::{Chases, Scene, Switches, Work, chases};
 use super::kinds::{IdleKind, MoveKind};
+use super::options::Options;
 use super::protection::{exchange_wins, legal_captures};
 use super::report::{LineMove, MoveReport, SearchReport, Target};
-use super::request::Options;
 use super::ruleset::Ruleset;
 use super::tactics::mate::{Budget, mate_avoiding, mate_by_checks, mate_line};
 use super::tactics::value::Material;

@@ -1,15 +1,17 @@
-//! The rulings (棋例): cycle, move kinds, protection, patterns and verdicts.
+//! The rulings (棋例): cycle, move kinds, protection, patterns and verdicts. This module reads no
+//! text: [`rule`] takes a position and legal moves ([`crate::request`] reads them from text).
 //!
 //! ```
-//! use qili::rules::{adjudicate, Request, Verdict};
+//! use qili::rules::{Options, Verdict, rule};
+//! use qili::{Move, Position, Square};
 //! // Red's rook checks on rank 9 and rank 8 while black's king steps up and down:
 //! // unilateral perpetual check loses (24.1).
-//! let request = Request {
-//!     fen: "4k4/R8/9/9/9/9/9/9/9/3K5 w".into(),
-//!     moves: "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split(' ').map(String::from).collect(),
-//!     ..Request::default()
-//! };
-//! let ruling = adjudicate(&request).unwrap();
+//! let start = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K5 w").unwrap();
+//! let moves: Vec<Move> = "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9"
+//!     .split(' ')
+//!     .map(|m| Move::new(m[..2].parse().unwrap(), m[2..].parse::<Square>().unwrap()))
+//!     .collect();
+//! let ruling = rule(&start, &moves, &Options::default());
 //! assert_eq!(ruling.verdict, Verdict::RedLoses);
 //! ```
 
@@ -19,22 +21,20 @@ mod classify;
 mod cycle;
 mod explain;
 mod kinds;
+mod options;
 mod protection;
 mod report;
-mod request;
 mod ruleset;
 pub mod tactics;
 mod verdict;
 
 pub use cycle::{Cycle, find_cycle, positions};
 pub use kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
+pub use options::{BySide, Options, RULING_NODES, SearchLimits, Texts};
 pub use protection::legal_captures;
 pub use report::{
     Article, Defender, LineMove, Means, MoveReport, Ruling, RulingSearch, SearchReport, SideReport,
     Target,
-};
-pub use request::{
-    BySide, Options, RULING_NODES, Request, RequestError, SearchLimits, Texts, parse_moves,
 };
 pub use ruleset::{Ruleset, UnknownRuleset};
 pub use tactics::gain::{Frame, Gain, GainLimits, Query, gain, line_material};
@@ -48,12 +48,6 @@ use crate::moves::Move;
 use crate::position::Position;
 use chase::Switches;
 use classify::{Played, annotate, classify};
-
-/// Reads a request and rules on it.
-pub fn adjudicate(request: &Request) -> Result<Ruling, RequestError> {
-    let (start, moves) = request.parse()?;
-    Ok(rule(&start, &moves, &request.options))
-}
 
 /// Rules on `moves` (all legal) played from `start`.
 pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {

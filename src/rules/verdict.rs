@@ -1,8 +1,8 @@
 //! From the two sides' patterns to the verdict (SPEC §6), profile by profile.
 
 use super::kinds::{Pattern, Protection, Verdict};
+use super::options::BySide;
 use super::report::MoveReport;
-use super::request::BySide;
 use super::ruleset::Ruleset;
 use crate::color::Color;
 use crate::piece::Role;

@@ -5,10 +5,11 @@ use super::pb;
 use crate::color::Color;
 use crate::notation::Notation;
 use crate::piece::{Piece, Role};
+use crate::request::Request;
 use crate::rules::{
     Article, BySide, Defender, Edge, GraphView, IdleKind, LineMove, Means, MoveKind, MoveReport,
-    Options, Pattern, PieceNode, Protection, Relation, Request, Ruleset, Ruling, SearchReport,
-    SideReport, Target, Texts, Verdict,
+    Options, Pattern, PieceNode, Protection, Relation, Ruleset, Ruling, SearchReport, SideReport,
+    Target, Texts, Verdict,
 };
 use crate::square::Square;
 

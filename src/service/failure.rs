@@ -1,7 +1,7 @@
 //! Why a call got no ruling, in one shape for both the unary status and the streamed error answer.
 
 use super::pb;
-use crate::rules::RequestError;
+use crate::request::RequestError;
 use std::borrow::Cow;
 use tonic::{Code, Status};
 

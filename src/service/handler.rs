@@ -135,7 +135,7 @@ impl QiliService {
         let (request, request_id, wanted) = convert::into_request(r)?;
         let ruling = self
             .limited(start, deadline, placement, move || {
-                rules::adjudicate(&request)
+                crate::request::adjudicate(&request)
             })
             .await??;
         if let Some(note) = note {
@@ -167,15 +167,15 @@ impl QiliService {
                 Position::start()
             } else {
                 Position::from_fen(&r.fen)
-                    .map_err(|e| Failure::from(rules::RequestError::from(e)))?
+                    .map_err(|e| Failure::from(crate::request::RequestError::from(e)))?
             };
             let mv = if r.r#move.trim().is_empty() {
                 None
             } else {
-                let moves =
-                    rules::parse_moves(&position, &[r.r#move.as_str()], notation).map_err(|e| {
+                let moves = crate::request::parse_moves(&position, &[r.r#move.as_str()], notation)
+                    .map_err(|e| {
                         let reason = match &e {
-                            rules::RequestError::Move { text, reason, .. } => {
+                            crate::request::RequestError::Move { text, reason, .. } => {
                                 abridge(&format!("move {text:?}: {reason}"), text)
                             }
                             other => abridge(&other.to_string(), ""),

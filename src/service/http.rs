@@ -18,9 +18,9 @@ use super::failure::{FIELD_KEY, Failure, PLY_KEY, abridge};
 use super::handler::QiliService;
 use super::pb;
 use super::pb::qili_server::Qili;
-use crate::dispute::{At, Dispute, round_of, split_moves};
 use crate::position::Position;
-use crate::rules::{Request as RulingRequest, RequestError};
+use crate::record::dispute::{At, Dispute, round_of, split_moves};
+use crate::request::{Request as RulingRequest, RequestError};
 use crate::sheet::{self, Lang};
 use axum::Router;
 use axum::body::Bytes;
@@ -484,7 +484,7 @@ struct GameInfo {
 async fn record(raw: Result<Bytes, BytesRejection>) -> Result<Response, HttpError> {
     let request: DeskRequest = decode(&body(raw)?)?;
     let bytes = record_bytes(&request.record)?;
-    let games = off_executor(move || crate::dispute::read_record(&bytes))
+    let games = off_executor(move || crate::record::read_games(&bytes))
         .await?
         .map_err(|e| HttpError::invalid("record", format!("record: {e}")))?;
     let list: Vec<GameInfo> = games
@@ -492,7 +492,7 @@ async fn record(raw: Result<Bytes, BytesRejection>) -> Result<Response, HttpErro
         .enumerate()
         .map(|(i, g)| GameInfo {
             number: i + 1,
-            title: crate::dispute::title(g),
+            title: crate::record::dispute::title(g),
             plies: g.moves.len(),
             last_round: g
                 .moves
@@ -526,8 +526,8 @@ async fn desk_ruling(
         let read = off_executor(move || Dispute::from_record(&name, &bytes, game, at)).await?;
         let dispute = read.map_err(|e| {
             let field = match e {
-                crate::dispute::DisputeError::Record(_) => "record",
-                crate::dispute::DisputeError::NotInGame { .. } => "at",
+                crate::record::dispute::DisputeError::Record(_) => "record",
+                crate::record::dispute::DisputeError::NotInGame { .. } => "at",
                 _ => "game",
             };
             HttpError::invalid(field, abridge(&format!("{field}: {e}"), ""))

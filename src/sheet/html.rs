@@ -6,8 +6,8 @@ use super::{
     analysis_diagram, kind_text, mate_line_text, move_diagram, move_text, target_text, terms,
 };
 use crate::diagram::{Diagram, escape};
-use crate::dispute::Dispute;
 use crate::position::Position;
+use crate::record::dispute::Dispute;
 use crate::rules::Verdict;
 use crate::service::pb;
 use std::fmt::Write;

@@ -16,9 +16,9 @@ pub use words::{Heading, Lang, heading};
 
 use crate::attacks::attackers;
 use crate::diagram::{ArrowKind, Diagram, MarkKind};
-use crate::dispute::{Dispute, iccs_move, round_of};
 use crate::notation::{Notation, write_move};
 use crate::position::Position;
+use crate::record::dispute::{Dispute, iccs_move, round_of};
 use crate::rules::{MoveKind, Ruleset};
 use crate::service::pb;
 use crate::square::Square;

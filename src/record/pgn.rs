@@ -11,7 +11,7 @@
 //!   anything after it up to the next tag line (advertisements, in some downloads) is ignored.
 //!
 //! ```
-//! use qili::pgn::{read_game, write_game};
+//! use qili::record::pgn::{read_game, write_game};
 //! use qili::Notation;
 //!
 //! let game = read_game("[Event \"demo\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 1-0".as_bytes())
@@ -23,65 +23,14 @@
 //! assert_eq!(read_game(wxf.as_bytes()).unwrap().moves, game.moves);
 //! ```
 
+use super::game::Game;
+use super::text::decode_text;
 use crate::color::Color;
 use crate::fen::FenError;
 use crate::moves::Move;
 use crate::notation::{Notation, NotationError, NotationErrorKind, parse_move, write_move};
 use crate::position::Position;
-use std::borrow::Cow;
 use std::fmt::Write;
-
-/// One game: its tags, start, moves (with their original texts) and result.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Game {
-    /// Tag pairs in file order, names as written.
-    pub tags: Vec<(String, String)>,
-    /// The start position: `[FEN]` if given, else the standard opening.
-    pub start: Position,
-    /// The moves, all legal in turn.
-    pub moves: Vec<Move>,
-    /// The move texts as written in the record, one per move.
-    pub texts: Vec<String>,
-    /// The result token that ended the move text, else the `[Result]` tag if it is not empty.
-    pub result: Option<String>,
-}
-
-impl Game {
-    /// A game from `start` with no tags, moves or result yet.
-    pub fn new(start: Position) -> Game {
-        Game {
-            tags: Vec::new(),
-            start,
-            moves: Vec::new(),
-            texts: Vec::new(),
-            result: None,
-        }
-    }
-
-    /// The value of the first tag called `name` (case-insensitive).
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The start and the position after each move (`moves.len() + 1` of them), stopping early at
-    /// a move that is not legal (possible only if `moves` was changed after reading).
-    pub fn positions(&self) -> Vec<Position> {
-        let mut out = Vec::with_capacity(self.moves.len() + 1);
-        let mut pos = self.start;
-        out.push(pos);
-        for &m in &self.moves {
-            match pos.play(m) {
-                Ok(next) => pos = next,
-                Err(_) => break,
-            }
-            out.push(pos);
-        }
-        out
-    }
-}
 
 /// Why a record could not be read: which game (0-based) and line (1-based), and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -149,7 +98,7 @@ impl PgnError {
 
 /// Reads the first game of a record (UTF-8 or GBK/GB18030); anything after it is ignored.
 pub fn read_game(bytes: &[u8]) -> Result<Game, PgnError> {
-    let text = decode(bytes);
+    let text = decode_text(bytes);
     let mut lexer = Lexer::new(&text);
     read_next(&mut lexer, 0)?.ok_or(PgnError {
         game: 0,
@@ -160,7 +109,7 @@ pub fn read_game(bytes: &[u8]) -> Result<Game, PgnError> {
 
 /// Reads every game of a record; fails on the first game that cannot be read.
 pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, PgnError> {
-    let text = decode(bytes);
+    let text = decode_text(bytes);
     let mut lexer = Lexer::new(&text);
     let mut games = Vec::new();
     while let Some(game) = read_next(&mut lexer, games.len())? {
@@ -175,11 +124,6 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, PgnError> {
         });
     }
     Ok(games)
-}
-
-/// UTF-8 (BOM dropped) if valid, UTF-16 with a BOM, else GB18030.
-fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    crate::record::decode_text(bytes)
 }
 
 struct Lexer<'a> {

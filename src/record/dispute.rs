@@ -2,7 +2,7 @@
 //! a start position and moves; and the score sheet's round numbers of its moves.
 //!
 //! ```
-//! use qili::dispute::{At, round_of};
+//! use qili::record::dispute::{At, round_of};
 //! use qili::{Color, Position};
 //! // The third move of a game is red's move of round 2.
 //! assert_eq!(round_of(&Position::start(), 2), (2, Color::Red));
@@ -10,19 +10,12 @@
 //! assert_eq!(at, At::Round(32, Some(Color::Black)));
 //! ```
 
+use super::{Game, RecordError, read_games};
 use crate::color::Color;
 use crate::moves::Move;
-use crate::pgn::Game;
 use crate::position::Position;
-use crate::record::RecordError;
 use crate::square::Square;
 use std::str::FromStr;
-
-/// Reads every game of a record (PGN, XQF, DhtmlXQ or UCCI, told apart by content; UTF-8 or GBK):
-/// the one place the CLI and the page read records.
-pub fn read_record(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
-    crate::record::read_games(bytes)
-}
 
 /// The round (回合) of the move at index `ply` of a game from `start`, and the side that plays it:
 /// the start's full-move number, up by one after each black move.
@@ -116,7 +109,7 @@ impl Dispute {
         game: Option<usize>,
         at: Option<At>,
     ) -> Result<Dispute, DisputeError> {
-        let games = read_record(bytes)?;
+        let games = read_games(bytes)?;
         let (number, chosen) = choose_game(&games, game)?;
         let keep = match at {
             Some(at) => moves_until(&chosen.start, &chosen.moves, at)?,
@@ -395,7 +388,10 @@ mod tests {
         let start = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K5 w").expect("fen");
         let shuttle = "a8a9 e9e8 a9a8 e8e9";
         let text = format!("{shuttle} {shuttle} {shuttle} a8b8");
-        let moves = crate::rules::parse_moves(&start, &split_moves(&text), None).expect("moves");
+        let moves: Vec<Move> = split_moves(&text)
+            .iter()
+            .map(|t| iccs_move(t).expect("ICCS"))
+            .collect();
         let runs = repetitions(&start, &moves);
         assert_eq!(
             runs,
