@@ -11,7 +11,7 @@ fn position(fen: &str) -> Position {
 
 fn query(plies: u8) -> Query {
     Query::new(
-        Ruleset::Cxa2011,
+        Ruleset::Cxa2011.profile().material,
         GainLimits {
             plies,
             ..GainLimits::default()

@@ -1,21 +1,22 @@
 //! 捉 (chase): whether a move creates a new net gain, on which enemy pieces, by which line and
-//! with which of the mover's pieces (GAIN.md §2–§3), and the profiles' exceptions to it.
+//! with which of the mover's pieces (docs/gain.md §2–§3), and the profiles' exceptions to it.
 //!
 //! A move chases the enemy piece T when, with the mover to move again (A), T is won in a net
 //! gain, and T was not winnable net with the mover to move in the position before the move (B).
 //! The two positions are netted differently: in B every answer of the opponent counts, in A only
 //! what the line itself exposes (see [`Frame`]).
 
+use super::article::ArticleId;
 use super::kinds::Protection;
 use super::options::Options;
+use super::profile::{ChaseTest, FreePieces, Offers, Profile, ProtectorChase};
 use super::protection::{Assessment, assess, legal_captures};
 use super::report::{Defender, LineMove, Means, Target};
-use super::ruleset::Ruleset;
 use super::tactics::gain::{
     Forbid, Frame, Gain, GainLimits, MATE, Query, gain_above, gains, line_material,
 };
 use super::tactics::graph::AttackGraph;
-use super::tactics::value::Material;
+use super::tactics::value::{Arithmetic, Material};
 use crate::attacks::{attackers, targets};
 use crate::color::Color;
 use crate::moves::Move;
@@ -112,7 +113,7 @@ impl Work {
     }
 
     /// Runs one search, counting its positions.
-    fn search(&mut self, pos: &Position, q: &Query) -> Gain {
+    pub(crate) fn search(&mut self, pos: &Position, q: &Query) -> Gain {
         self.search_above(pos, q, -MATE - 1)
     }
 
@@ -138,7 +139,7 @@ pub struct Chases {
 
 /// A line that wins a piece, and the search's value for it (half units, `MATE`-sized for a
 /// forced mate).
-struct Won {
+pub(crate) struct Won {
     line: Vec<Move>,
     value: i32,
 }
@@ -183,7 +184,7 @@ impl Judged {
 struct Judge<'a> {
     scene: &'a Scene,
     options: &'a Options,
-    ruleset: Ruleset,
+    profile: &'static Profile,
     limits: GainLimits,
     /// The query for A.
     qa: Query,
@@ -195,50 +196,59 @@ struct Judge<'a> {
 
 impl<'a> Judge<'a> {
     fn new(scene: &'a Scene, options: &'a Options, switches: Switches, work: &mut Work) -> Self {
-        let ruleset = options.ruleset;
+        let profile = options.ruleset.profile();
+        let material = profile.material;
         let mut limits = options.limits.gain;
-        // AXF: a chase is a threat to capture next move, not a gain at the end of a series of
-        // checks; 2011 26.7: a pawn move that wins only through another piece's discovered or
-        // forking check is idle.
-        if ruleset == Ruleset::Axf
-            || (ruleset == Ruleset::Cxa2011 && scene.moved.role == Role::Pawn)
-        {
+        // Whether a gain by a series of checks counts (AXF: a chase is a threat to capture next
+        // move; 2011 26.7: a pawn move that wins only through another piece's discovered or
+        // forking check is idle).
+        let by_checks = if scene.moved.role == Role::Pawn {
+            profile.pawn_move_gains_by_checks
+        } else {
+            profile.gains_by_checks
+        };
+        if !by_checks {
             limits.checks = 0;
         }
-        let standing_a = standing(&scene.after, Some(scene.m.to), ruleset, limits);
+        let standing_a = standing(&scene.after, Some(scene.m.to), material, limits);
         let qb = Query {
-            frame: common_threats(scene, &standing_a, ruleset, limits),
-            ..Query::new(ruleset, limits)
-        };
-        let offers = if ruleset == Ruleset::Cxa1999 {
-            // 1999 item 5: an exchange offer that also chases is a chase.
-            Vec::new()
-        } else {
-            same_type_pairs(scene, ruleset, limits, work)
+            frame: common_threats(scene, &standing_a, material, limits),
+            ..Query::new(material, limits)
         };
         let mut forbid = ArrayVec::new();
-        for o in offers.iter().filter(|o| o.accepted) {
-            // The trade is an offer (兑): a threat resting on taking the offered piece does not
-            // count; an unprotected one may still be won by another piece (26.10). Under AXF only
-            // the pair's own attack is the offer: any other attacker still chases (axf.md).
-            let _ = forbid.try_push(Forbid {
-                victim: o.theirs,
-                by: (ruleset == Ruleset::Axf || !o.protected).then_some(o.mine),
-            });
-        }
+        let offers = match profile.offers {
+            // 1999 item 5: an exchange offer that also chases is a chase.
+            Offers::Chase => Vec::new(),
+            Offers::Exchange {
+                protected_barred_for_all,
+            } => {
+                let offers = same_type_pairs(scene, material, limits, work);
+                for o in offers.iter().filter(|o| o.accepted) {
+                    // The trade is an offer (兑): a threat resting on taking the offered piece
+                    // does not count; an unprotected one may still be won by another piece
+                    // (26.10). Under AXF only the pair's own attack is the offer: any other
+                    // attacker still chases (docs/profiles/axf.md).
+                    let _ = forbid.try_push(Forbid {
+                        victim: o.theirs,
+                        by: (!protected_barred_for_all || !o.protected).then_some(o.mine),
+                    });
+                }
+                offers
+            }
+        };
         let qa = Query {
             frame: Frame::Standing {
                 standing: standing_a,
                 old_mates: true,
             },
-            free: free_captures(scene, ruleset, switches),
+            free: free_captures(scene, profile, switches),
             forbid,
-            ..Query::new(ruleset, limits)
+            ..Query::new(material, limits)
         };
         Judge {
             scene,
             options,
-            ruleset,
+            profile,
             limits,
             qa,
             qb,
@@ -258,7 +268,7 @@ impl<'a> Judge<'a> {
             }
             // Every piece is tried when there is a gain at all, so that of two equal lines the
             // one the search happens to find first decides nothing.
-            let assessed = assess(a, &self.graph, sq, self.ruleset, self.limits);
+            let assessed = assess(a, &self.graph, sq, self.profile.material, self.limits);
             if assessed.is_none() && !any_gain {
                 continue;
             }
@@ -324,15 +334,12 @@ impl<'a> Judge<'a> {
         t.counted = counted;
         t.reason = en;
         t.reason_zh = zh;
-        t.article = article.map(String::from);
+        t.article = article;
         Some(t)
     }
 
-    /// The line by which the side to move of `pos` wins the piece on `sq` under `q`, if it can:
-    /// a net gain that takes the piece, or, when `lenient` (the chase being judged, in A), a
-    /// capture that wins the piece on its point and loses at most what the capturer's departure
-    /// exposes (2011 26.5: the whole even or better; 1999 item 4: whatever the whole), the best
-    /// of the captures that qualify. The line comes with the search's value for it, which counts
+    /// The line by which the side to move of `pos` wins the piece on `sq` under `q`, if it can,
+    /// by the profile's chase test. The line comes with the search's value for it, which counts
     /// a forced mate at its end.
     fn wins(
         &self,
@@ -343,82 +350,21 @@ impl<'a> Judge<'a> {
         judged: Judged,
         work: &mut Work,
     ) -> Option<Won> {
-        let Judged { any_gain, lenient } = judged;
-        let axf = self.ruleset == Ruleset::Axf;
-        if any_gain
-            && !axf
-            && let Some(g) = work.winning(pos, &q.targeting(sq))
-        {
-            return Some(Won::from(g));
-        }
-        let x = assessed?;
-        // Won on its own point: no real root, or the exchange there wins.
-        let on_point = x.gains()
-            || matches!(
-                x.protection,
-                Protection::Unprotected | Protection::FalseRoot
-            );
-        if !(axf || (lenient && on_point)) {
-            return None;
-        }
-        // Every capture is tried and the best line kept: which of two captures comes first goes
-        // by the points' order, and a mirrored board must be ruled alike.
-        let mut best: Option<Won> = None;
-        let mut keep = |g: Gain| {
-            let better = best.as_ref().is_none_or(|b| {
-                let gain = |line: &[Move]| line_material(pos, line).report_value();
-                (settled(g.value), gain(&g.line)) > (settled(b.value), gain(&b.line))
-            });
-            if better {
-                best = Some(Won::from(g));
+        match self.profile.chase_test {
+            ChaseTest::NetGain(protector) => {
+                net_gain_wins(pos, sq, q, assessed, judged, protector, work)
             }
-        };
-        for &(c, _) in &x.captures {
-            // AXF: kings and pawns chase freely (axf.md); only other pieces' captures count.
-            let free_piece = pos
-                .piece_at(c.from)
-                .is_some_and(|p| matches!(p.role, Role::King | Role::Pawn));
-            if axf && (free_piece || !self.axf_counts(pos, sq, c, x)) {
-                continue;
-            }
-            if q.forbid
-                .iter()
-                .any(|f| f.victim == sq && f.by.is_none_or(|b| b == c.from))
-            {
-                continue;
-            }
-            if q.free.contains(&c) {
-                continue;
-            }
-            let g = work.search(pos, &q.starting(c));
-            if g.gains() {
-                keep(g);
-                continue;
-            }
-            if axf || !lenient {
-                continue;
-            }
-            // The loss comes from what the capturer's departure exposes (a root it gave, a
-            // line it opened): 2011 26.5 counts the chase if the whole is even, 1999 item 4
-            // whatever the whole.
-            let mut p = *pos;
-            p.play_unchecked(c);
-            let exposed = g
-                .line
-                .get(1)
-                .is_some_and(|r| r.to != c.to && p.piece_at(r.to).is_some());
-            if exposed && (self.ruleset == Ruleset::Cxa1999 || g.value >= 0) {
-                keep(g);
+            ChaseTest::OnPoint => {
+                super::profile::axf::wins(pos, sq, q, assessed?, &self.scene.after, work)
             }
         }
-        best
     }
 
     /// Whether the gain on the piece on `sq`, worth `a_value` in A, is new: the piece could not
     /// be won in B, nor, when the mover was in check there, before the opponent's checking move
     /// (从捉到捉, item 6; an attack suspended by a check). A gain in B reached through checks has
     /// no fixed target until played, so it is compared by value: A's line must win more
-    /// (GAIN.md §2). Values are the searches', so a line ending in mate outweighs any material
+    /// (docs/gain.md §2). Values are the searches', so a line ending in mate outweighs any material
     /// (the material along it says nothing of the mate).
     fn is_new(&self, sq: Square, a_value: i32, work: &mut Work) -> bool {
         let old = |pos: &Position, sq: Square, work: &mut Work| {
@@ -426,7 +372,7 @@ impl<'a> Judge<'a> {
                 return false;
             }
             let graph = AttackGraph::build(pos.board());
-            let x = assess(pos, &graph, sq, self.ruleset, self.limits);
+            let x = assess(pos, &graph, sq, self.profile.material, self.limits);
             match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, work) {
                 None => false,
                 Some(b) => {
@@ -522,19 +468,15 @@ impl<'a> Judge<'a> {
     }
 
     /// Whether a new gain on `t` counts under the profile, and why.
-    fn verdict(&self, t: &Target, piece: Piece) -> (bool, String, String, Option<&'static str>) {
-        let r = self.ruleset;
+    fn verdict(&self, t: &Target, piece: Piece) -> (bool, String, String, Option<ArticleId>) {
+        let profile = self.profile;
         let mover = self.scene.again.turn();
         if !t.new {
             return (
                 false,
                 "it could already be won before this move (从捉到捉, item 6)".into(),
                 "走子前已可得此子（从捉到捉）".into(),
-                Some(match r {
-                    Ruleset::Cxa2011 => "2011 24.3",
-                    Ruleset::Axf => "AXF 7",
-                    Ruleset::Cxa1999 => "item 6",
-                }),
+                Some(profile.chase_articles.not_new),
             );
         }
         if matches!(piece.role, Role::Advisor | Role::Elephant) && self.key_point(mover) {
@@ -551,33 +493,23 @@ impl<'a> Judge<'a> {
                 } else {
                     "单一攻子占据守和要点（局面显见），附带捉士相按闲处理".into()
                 },
-                Some(if r == Ruleset::Cxa2011 {
-                    "2011 26.2"
-                } else {
-                    "27.3"
-                }),
+                Some(profile.key_point.article),
             );
         }
-        if r == Ruleset::Axf
+        if let Some(article) = profile.pinned_rook
             && let Some(cannon) =
-                super::axf::rook_pinned_by_cannon(&self.scene.before, self.scene.m)
+                super::profile::axf::rook_pinned_by_cannon(&self.scene.before, self.scene.m)
             && t.line
                 .first()
                 .is_some_and(|m| m.iccs.starts_with(&self.scene.m.to.to_string()))
         {
-            let (en, zh, a) = super::axf::pinned_rook_reason(cannon);
-            return (false, en, zh, Some(a));
+            let (en, zh) = super::profile::axf::pinned_rook_reason(cannon);
+            return (false, en, zh, Some(article));
         }
-        let article = match r {
-            Ruleset::Cxa1999 => {
-                if t.means == Means::Checks {
-                    "29.1"
-                } else {
-                    "28.3"
-                }
-            }
-            Ruleset::Cxa2011 => "2011 24.3",
-            Ruleset::Axf => "AXF 7",
+        let article = if t.means == Means::Checks {
+            profile.chase_articles.by_checks
+        } else {
+            profile.chase_articles.chase
         };
         (
             true,
@@ -593,7 +525,7 @@ impl<'a> Judge<'a> {
         if self.options.defensive_key_point.get(mover) {
             return true;
         }
-        if self.ruleset != Ruleset::Cxa2011 {
+        if !self.profile.key_point.plain_from_position {
             return false;
         }
         let a = &self.scene.again;
@@ -608,37 +540,101 @@ impl<'a> Judge<'a> {
         };
         attacking(mover) == 1 && attacking(!mover) >= 2
     }
+}
 
-    /// AXF: whether capturing the piece on `sq` with `c` makes it a chase target: it is
-    /// unprotected after the capture, or a rook attacked by a horse or a cannon, or a rook that
-    /// cannot move for a horse check (AXF 19); a piece of the same kind only if unprotected and
-    /// unable to take back.
-    fn axf_counts(&self, pos: &Position, sq: Square, c: Move, x: &Assessment) -> bool {
-        let (Some(capturer), Some(victim)) = (pos.piece_at(c.from), pos.piece_at(sq)) else {
-            return false;
-        };
-        let unprotected = matches!(
+/// The Chinese chase test: the line by which the side to move of `pos` wins the piece on `sq`
+/// under `q`: a net gain that takes the piece, or, when `lenient` (the chase being judged, in
+/// A), a capture that wins the piece on its point and loses at most what the capturer's
+/// departure exposes (2011 26.5: the whole even or better; 1999 item 4: whatever the whole),
+/// the best of the captures that qualify.
+fn net_gain_wins(
+    pos: &Position,
+    sq: Square,
+    q: &Query,
+    assessed: Option<&Assessment>,
+    judged: Judged,
+    protector: ProtectorChase,
+    work: &mut Work,
+) -> Option<Won> {
+    let Judged { any_gain, lenient } = judged;
+    if any_gain && let Some(g) = work.winning(pos, &q.targeting(sq)) {
+        return Some(Won::from(g));
+    }
+    let x = assessed?;
+    // Won on its own point: no real root, or the exchange there wins.
+    let on_point = x.gains()
+        || matches!(
             x.protection,
             Protection::Unprotected | Protection::FalseRoot
-        ) || !recapturable(pos, c);
-        if capturer.role == victim.role {
-            let mut after = *pos;
-            after.play_unchecked(c);
-            let back = Move::new(sq, c.from);
-            return unprotected && !self.scene.after.is_legal(back);
+        );
+    if !(lenient && on_point) {
+        return None;
+    }
+    let mut best = Best::new(pos);
+    for &(c, _) in &x.captures {
+        if excluded(q, sq, c) {
+            continue;
         }
-        unprotected
-            || (victim.role == Role::Rook
-                && (matches!(capturer.role, Role::Horse | Role::Cannon)
-                    || super::axf::rook_tied_by_horse(pos, sq)))
+        let g = work.search(pos, &q.starting(c));
+        if g.gains() {
+            best.keep(g);
+            continue;
+        }
+        // The loss comes from what the capturer's departure exposes (a root it gave, a line it
+        // opened): 2011 26.5 counts the chase if the whole is even, 1999 item 4 whatever the
+        // whole.
+        let mut p = *pos;
+        p.play_unchecked(c);
+        let exposed = g
+            .line
+            .get(1)
+            .is_some_and(|r| r.to != c.to && p.piece_at(r.to).is_some());
+        if exposed && (protector == ProtectorChase::Counts || g.value >= 0) {
+            best.keep(g);
+        }
+    }
+    best.line()
+}
+
+/// The best of the winning lines offered to it: every capture is tried and the best line kept,
+/// since which of two captures comes first goes by the points' order, and a mirrored board must
+/// be ruled alike. Better is a higher search value (every mate alike), then more material.
+pub(crate) struct Best<'p> {
+    pos: &'p Position,
+    best: Option<Won>,
+}
+
+impl<'p> Best<'p> {
+    /// None yet, for lines from `pos`.
+    pub(crate) fn new(pos: &'p Position) -> Best<'p> {
+        Best { pos, best: None }
+    }
+
+    /// Keeps `g` if it is better than the best so far.
+    pub(crate) fn keep(&mut self, g: Gain) {
+        let gain = |line: &[Move]| line_material(self.pos, line).report_value();
+        let better = self
+            .best
+            .as_ref()
+            .is_none_or(|b| (settled(g.value), gain(&g.line)) > (settled(b.value), gain(&b.line)));
+        if better {
+            self.best = Some(Won::from(g));
+        }
+    }
+
+    /// The best line kept, if any.
+    pub(crate) fn line(self) -> Option<Won> {
+        self.best
     }
 }
 
-/// Whether the defender can legally take back after the capture `c`.
-fn recapturable(pos: &Position, c: Move) -> bool {
-    let mut after = *pos;
-    after.play_unchecked(c);
-    !legal_captures(&after, c.to).is_empty()
+/// Whether `q` leaves out the capture `c` of the piece on `sq`: the piece is offered (兑) and
+/// barred to this capturer, or the capture is a king's or pawn's free one.
+pub(crate) fn excluded(q: &Query, sq: Square, c: Move) -> bool {
+    q.forbid
+        .iter()
+        .any(|f| f.victim == sq && f.by.is_none_or(|b| b == c.from))
+        || q.free.contains(&c)
 }
 
 /// The report skeleton of the enemy piece on `sq` of `pos`, not (yet) chased.
@@ -741,13 +737,13 @@ fn between(p: Square, a: Square, b: Square) -> bool {
 fn common_threats(
     scene: &Scene,
     standing_a: &[Move],
-    ruleset: Ruleset,
+    material: Arithmetic,
     limits: GainLimits,
 ) -> Frame {
     let Some(b_opp) = scene.before.with_turn_passed() else {
         return Frame::Before;
     };
-    let common: ArrayVec<Move, 48> = standing(&b_opp, None, ruleset, limits)
+    let common: ArrayVec<Move, 48> = standing(&b_opp, None, material, limits)
         .into_iter()
         .filter(|m| standing_a.iter().any(|a| a.to == m.to))
         .collect();
@@ -770,7 +766,7 @@ fn common_threats(
 fn standing(
     after: &Position,
     moved: Option<Square>,
-    ruleset: Ruleset,
+    material: Arithmetic,
     limits: GainLimits,
 ) -> ArrayVec<Move, 48> {
     let mut out = ArrayVec::new();
@@ -780,7 +776,7 @@ fn standing(
         }
         for c in legal_captures(after, sq) {
             let counts =
-                Some(sq) == moved || super::protection::exchange_wins(after, c, ruleset, limits);
+                Some(sq) == moved || super::protection::exchange_wins(after, c, material, limits);
             if counts && out.try_push(c).is_err() {
                 return out;
             }
@@ -789,12 +785,13 @@ fn standing(
     out
 }
 
-/// The mover's captures in A that win nothing by themselves: the king's and pawns' own threats
-/// (1999 27.1–27.2: the moved king or pawn; 2011 26.1: any king or pawn, unless the moved piece
-/// attacks the same piece, the pawn's capture uncovers a check (26.7) or, made possible by
-/// another piece's move, takes a rook (26.6)).
-/// AXF: the kings and pawns are left out of the chase test altogether.
-fn free_captures(scene: &Scene, ruleset: Ruleset, switches: Switches) -> ArrayVec<Move, 8> {
+/// The mover's captures in A that win nothing by themselves: the king's and pawns' own threats,
+/// as the profile's `free_captures` says (1999 27.1–27.2: the moved king or pawn; 2011 26.1: any
+/// king or pawn, unless the moved piece attacks the same piece, the pawn's capture uncovers a
+/// check (26.7) or, made possible by another piece's move, takes a rook (26.6)). AXF: none here;
+/// its own chase test leaves kings and pawns out.
+fn free_captures(scene: &Scene, profile: &Profile, switches: Switches) -> ArrayVec<Move, 8> {
+    let rule = profile.free_captures;
     let a = &scene.again;
     let mut out = ArrayVec::new();
     let moved_attacks = |sq: Square| targets(a.board(), scene.m.to).contains(&sq);
@@ -807,10 +804,10 @@ fn free_captures(scene: &Scene, ruleset: Ruleset, switches: Switches) -> ArrayVe
         if !free_kind {
             continue;
         }
-        let applies = match ruleset {
-            Ruleset::Axf => false,
-            Ruleset::Cxa1999 => from == scene.m.to,
-            Ruleset::Cxa2011 => true,
+        let applies = match rule.pieces {
+            FreePieces::None => false,
+            FreePieces::Moved => from == scene.m.to,
+            FreePieces::Any => true,
         };
         if !applies {
             continue;
@@ -822,15 +819,17 @@ fn free_captures(scene: &Scene, ruleset: Ruleset, switches: Switches) -> ArrayVe
             if victim.color == a.turn() {
                 continue;
             }
-            if ruleset == Ruleset::Cxa2011 && from != scene.m.to && moved_attacks(m.to) {
+            if rule.unless_moved_piece_attacks && from != scene.m.to && moved_attacks(m.to) {
                 continue;
             }
             // A pawn's capture that uncovers a check (26.7), or, made possible by another piece's
             // move, gives the pawn for a rook (26.6), is no longer the pawn's free threat; the
             // moved pawn's own threat on a rook stays free (figure 14).
-            if ruleset == Ruleset::Cxa2011
-                && piece.role == Role::Pawn
-                && (gives_check(a, m) || (victim.role == Role::Rook && from != scene.m.to))
+            if piece.role == Role::Pawn
+                && ((rule.unless_pawn_checks && gives_check(a, m))
+                    || (rule.unless_pawn_takes_rook
+                        && victim.role == Role::Rook
+                        && from != scene.m.to))
             {
                 continue;
             }
@@ -851,7 +850,7 @@ fn gives_check(pos: &Position, m: Move) -> bool {
 /// the mover answers; accepted when the opponent is then neither mated nor down material.
 fn same_type_pairs(
     scene: &Scene,
-    ruleset: Ruleset,
+    material: Arithmetic,
     limits: GainLimits,
     work: &mut Work,
 ) -> Vec<Offer> {
@@ -875,9 +874,9 @@ fn same_type_pairs(
             if !after.is_legal(back) {
                 continue;
             }
-            let g = work.search(after, &Query::new(ruleset, limits).starting(back));
+            let g = work.search(after, &Query::new(material, limits).starting(back));
             let accepted = g.value >= 0 && !g.mates();
-            let protected = assess(a, &graph, theirs, ruleset, limits)
+            let protected = assess(a, &graph, theirs, material, limits)
                 .is_some_and(|x| x.defenders.iter().any(|d: &Defender| d.real));
             out.push(Offer {
                 mine: take.from,

@@ -1,12 +1,12 @@
-//! What a move is (SPEC §3): 将 check, 杀 mate threat, 捉 chase or 闲 idle, with the chase's
+//! What a move is (docs/spec.md §3): 将 check, 杀 mate threat, 捉 chase or 闲 idle, with the chase's
 //! targets, their protection, line and participants, and the idle kinds 兑/献/拦/跟.
 
 use super::chase::{Chases, Scene, Switches, Work, chases};
 use super::kinds::{IdleKind, MoveKind};
 use super::options::Options;
+use super::profile::Profile;
 use super::protection::{exchange_wins, legal_captures};
 use super::report::{LineMove, MoveReport, SearchReport, Target};
-use super::ruleset::Ruleset;
 use super::tactics::mate::{Budget, mate_avoiding, mate_by_checks, mate_line};
 use super::tactics::value::Material;
 use crate::color::Color;
@@ -35,7 +35,7 @@ pub fn classify(
     switches: Switches,
 ) -> MoveReport {
     let before = played.before;
-    let ruleset = options.ruleset;
+    let profile = options.ruleset.profile();
     let mover = before.turn();
     let mut after = *before;
     after.play_unchecked(m);
@@ -93,13 +93,15 @@ pub fn classify(
     report.gain_search.budget_exhausted = work.exhausted;
 
     // 2011 26.1.2: a chase or mate threat made by the king answering a check is idle.
-    let king_answers = ruleset == Ruleset::Cxa2011 && before.is_check() && moved.role == Role::King;
-    if king_answers {
+    let king_answers = profile
+        .king_answering_check
+        .filter(|_| before.is_check() && moved.role == Role::King);
+    if let Some(article) = king_answers {
         for t in targets.iter_mut().filter(|t| t.counted) {
             t.counted = false;
             t.reason = "made by the king answering a check: idle (2011 26.1.2)".into();
             t.reason_zh = "帅（将）应将时产生的捉，按闲处理".into();
-            t.article = Some("2011 26.1.2".into());
+            t.article = Some(article);
         }
     }
     let chase = targets.iter().any(|t| t.counted);
@@ -109,7 +111,7 @@ pub fn classify(
     // 26.9): an offer the opponent can accept is 兑, one it cannot is a chase.
     let forbid = offers.iter().fold(0, |m, o| m | o.theirs.mask());
     let mut budget = Budget::new(options.limits.mate_nodes);
-    let threat = !king_answers
+    let threat = king_answers.is_none()
         && mate_avoiding(&again, options.limits.mate_plies, &mut budget, forbid).is_some();
     let threat_new = threat && {
         let mut b = Budget::new(options.limits.mate_nodes);
@@ -121,19 +123,20 @@ pub fn classify(
     report.mate_search.nodes = budget.nodes;
     report.mate_search.budget_exhausted = budget.exhausted;
 
-    // AXF forbids no mate threat: a move that threatens mate and chases is judged as a chase.
-    report.kind = match (ruleset, threat_new, chase) {
-        (Ruleset::Axf, _, true) => MoveKind::Chase,
-        (_, true, _) => MoveKind::MateThreat,
-        (_, false, true) => MoveKind::Chase,
-        (_, false, false) => MoveKind::Idle,
+    // The heaviest effect names the move (27.4); AXF forbids no mate threat, so a move that
+    // threatens mate and chases is judged as a chase there.
+    report.kind = match (threat_new, chase) {
+        (true, true) if !profile.mate_threat_outranks_chase => MoveKind::Chase,
+        (true, _) => MoveKind::MateThreat,
+        (false, true) => MoveKind::Chase,
+        (false, false) => MoveKind::Idle,
     };
     if report.kind == MoveKind::MateThreat {
         let mut b = Budget::new(options.limits.mate_nodes);
         let line = mate_line(&again, options.limits.mate_plies, &mut b);
         report.mate_line = LineMove::line(&again, &line);
     }
-    report.idle_kinds = idle_kinds(&scene, &targets, &offers, ruleset, options);
+    report.idle_kinds = idle_kinds(&scene, &targets, &offers, profile, options);
     report.targets = std::mem::take(&mut targets);
     report
 }
@@ -143,7 +146,7 @@ fn idle_kinds(
     scene: &Scene,
     targets: &[Target],
     offers: &[super::chase::Offer],
-    ruleset: Ruleset,
+    profile: &Profile,
     options: &Options,
 ) -> Vec<IdleKind> {
     let mut kinds = Vec::new();
@@ -167,7 +170,7 @@ fn idle_kinds(
         after
             .piece_at(c.from)
             .is_some_and(|p| Material::of(p, c.from) == value && value != Material::ZERO)
-            && !exchange_wins(after, c, ruleset, limits)
+            && !exchange_wins(after, c, profile.material, limits)
             && targets
                 .iter()
                 .any(|t| t.square == c.from && t.attackers.contains(&m.to) && !t.counted)
@@ -179,7 +182,7 @@ fn idle_kinds(
     if value != Material::ZERO
         && legal_captures(after, m.to)
             .into_iter()
-            .any(|c| exchange_wins(after, c, ruleset, limits))
+            .any(|c| exchange_wins(after, c, profile.material, limits))
     {
         kinds.push(IdleKind::Sacrifice);
     }

@@ -1,4 +1,5 @@
-//! Finding the cycle (SPEC §1): the moves between the last two occurrences of the final position.
+//! Finding the cycle (docs/spec.md §1): the moves between the last two occurrences of the final
+//! position.
 
 use crate::moves::Move;
 use crate::position::Position;

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-/// What a move is (1999 art. 28; SPEC §3). Ordered lightest to heaviest, so `max` names a move
-/// with several effects by the heaviest (27.4, item 12).
+/// What a move is (1999 art. 28; docs/spec.md §3). Ordered lightest to heaviest, so `max` names a
+/// move with several effects by the heaviest (27.4, item 12).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MoveKind {
@@ -75,7 +75,7 @@ impl IdleKind {
     }
 }
 
-/// How well an attacked piece is protected (28.16; SPEC §4).
+/// How well an attacked piece is protected (28.16; docs/spec.md §4).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Protection {
@@ -123,7 +123,7 @@ impl Protection {
     }
 }
 
-/// A side's pattern over the cycle (SPEC §5).
+/// A side's pattern over the cycle (docs/spec.md §5).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Pattern {
@@ -235,7 +235,7 @@ impl Pattern {
     }
 }
 
-/// The ruling (SPEC §6).
+/// The ruling (docs/spec.md §6).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {

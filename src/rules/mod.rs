@@ -15,22 +15,25 @@
 //! assert_eq!(ruling.verdict, Verdict::RedLoses);
 //! ```
 
-mod axf;
+pub mod article;
 mod chase;
 mod classify;
 mod cycle;
 mod explain;
 mod kinds;
 mod options;
+pub mod profile;
 mod protection;
 mod report;
 mod ruleset;
 pub mod tactics;
 mod verdict;
 
+pub use article::{ArticleId, ArticleText};
 pub use cycle::{Cycle, find_cycle, positions};
 pub use kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
 pub use options::{BySide, Options, RULING_NODES, SearchLimits, Texts};
+pub use profile::{PROFILES, Profile};
 pub use protection::legal_captures;
 pub use report::{
     Article, Defender, LineMove, Means, MoveReport, Ruling, RulingSearch, SearchReport, SideReport,
@@ -40,8 +43,8 @@ pub use ruleset::{Ruleset, UnknownRuleset};
 pub use tactics::gain::{Frame, Gain, GainLimits, Query, gain, line_material};
 pub use tactics::graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
 pub use tactics::mate::{Budget, mate_by_checks, mate_line};
-pub use tactics::value::Material;
-pub use verdict::{Decision, SideSummary, decide, forbidden};
+pub use tactics::value::{Arithmetic, Material};
+pub use verdict::{Decision, SideSummary, decide};
 
 use crate::color::Color;
 use crate::moves::Move;
@@ -53,6 +56,7 @@ use classify::{Played, annotate, classify};
 pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     let scope = tactics::memo::begin(options.limits.ruling_nodes);
     let ruleset = options.ruleset;
+    let profile = ruleset.profile();
     let Some(cycle) = find_cycle(start, moves) else {
         return no_repetition(options);
     };
@@ -85,7 +89,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
                     .iter()
                     .any(|id| mine_chased.iter().all(|ids| ids.contains(id)))
             });
-            verdict::summarise(ruleset, &mine, same_piece)
+            verdict::summarise(profile, &mine, same_piece)
         };
         BySide {
             red: of(Color::Red),
@@ -95,10 +99,10 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     let mut switches = BySide::<Switches>::default();
     let mut reports = judge(switches);
     let mut sides = summaries(&reports);
-    let mut extra_articles: Vec<&'static str> = Vec::new();
+    let mut extra_articles: Vec<ArticleId> = Vec::new();
     // 1999 27.2 / item 11: when the other side attacks perpetually, a pawn's attacks are chases:
     // judge the allowed side again with its pawns' attacks counted.
-    if ruleset == Ruleset::Cxa1999 {
+    if let Some(cited) = profile.pawns_chase_in_mutual_attack {
         for c in Color::ALL {
             if sides.get(c).forbidden || !sides.get(!c).forbidden {
                 continue;
@@ -124,7 +128,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
                 switches = again;
                 reports = rejudged;
                 sides = resides;
-                extra_articles.extend(["27.2", "item 11"]);
+                extra_articles.extend_from_slice(cited);
             }
         }
     }
@@ -141,7 +145,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
             annotate(r);
         }
     }
-    let decision = decide(ruleset, sides.red, sides.black, options.told_to_change);
+    let decision = decide(profile, sides.red, sides.black, options.told_to_change);
     let side_report = |c: Color| SideReport {
         color: c,
         pattern: sides.get(c).pattern,
@@ -150,37 +154,26 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     };
     let red = side_report(Color::Red);
     let black = side_report(Color::Black);
-    let mut ids: Vec<&str> = Vec::new();
-    if ruleset != Ruleset::Axf {
-        ids.push(if ruleset == Ruleset::Cxa1999 {
-            "25.2"
-        } else {
-            "2011 24.13"
-        });
-    }
+    let cites = &profile.citations;
+    let mut ids: Vec<ArticleId> = Vec::new();
+    ids.extend(cites.patterns);
     // The articles that named the moves: terms for checks and mate threats (1999), and whatever
     // decided each attacked piece.
     for r in &reports {
-        if ruleset == Ruleset::Cxa1999 {
-            match r.kind {
-                MoveKind::Check => ids.push("28.1"),
-                MoveKind::MateThreat => ids.push("28.2"),
-                _ => {}
-            }
+        match r.kind {
+            MoveKind::Check => ids.extend(cites.check),
+            MoveKind::MateThreat => ids.extend(cites.mate_threat),
+            _ => {}
         }
-        for t in &r.targets {
-            if let Some(a) = t.article.as_deref().and_then(explain::known_article) {
-                ids.push(a);
-            }
-        }
+        ids.extend(r.targets.iter().filter_map(|t| t.article));
     }
     ids.extend(extra_articles);
-    if ruleset == Ruleset::Axf
+    if let Some(a) = profile.same_piece
         && Color::ALL
             .into_iter()
             .any(|c| sides.get(c).pattern == Pattern::PerpetualChase && !sides.get(c).forbidden)
     {
-        ids.push("AXF 6");
+        ids.push(a);
     }
     ids.extend(decision.articles.iter().copied());
     let mut seen = std::collections::HashSet::new();
@@ -337,9 +330,13 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
             if !Material::is_material(piece, sq) {
                 continue;
             }
-            if let Some(a) =
-                protection::assess(&p, &graph, sq, options.ruleset, options.limits.gain)
-            {
+            if let Some(a) = protection::assess(
+                &p,
+                &graph,
+                sq,
+                options.ruleset.profile().material,
+                options.limits.gain,
+            ) {
                 let reason = (
                     format!(
                         "{} {} on {}: {}",

@@ -1,15 +1,13 @@
 //! Protection (根) of attacked pieces: 有根 / 无根 / 假根 / 少根 / 暗根 (1999 28.16, 2011 24.15–24.16;
-//! SPEC §4), from the attack/defence graph and the exchange on the piece's point, which is the
-//! net-gain search restricted to that point.
+//! docs/spec.md §4), from the attack/defence graph and the exchange on the piece's point, which
+//! is the net-gain search restricted to that point.
 
 use super::kinds::Protection;
 use super::report::Defender;
-use super::ruleset::Ruleset;
 use super::tactics::gain::{Gain, GainLimits, Query, gain, gains};
 use super::tactics::graph::{AttackGraph, Relation};
 use super::tactics::mate::{Budget, mate_by_checks};
-use super::tactics::value::Material;
-use super::tactics::value::capture_order;
+use super::tactics::value::{Arithmetic, Material, capture_order};
 use crate::attacks::attackers;
 use crate::moves::Move;
 use crate::position::Position;
@@ -62,23 +60,23 @@ pub fn legal_captures(pos: &Position, sq: Square) -> Vec<Move> {
 /// each side recaptures or stops, a capture after which the other side forces mate loses, and a
 /// recapture after which the capturer forces a mate that was not already on the board is no
 /// recapture (假根). A null-window search: the value is not needed, only its sign.
-pub fn exchange_wins(pos: &Position, m: Move, ruleset: Ruleset, limits: GainLimits) -> bool {
-    gains(pos, &exchange_query(m, ruleset, limits)).gains
+pub fn exchange_wins(pos: &Position, m: Move, arithmetic: Arithmetic, limits: GainLimits) -> bool {
+    gains(pos, &exchange_query(m, arithmetic, limits)).gains
 }
 
 /// The question of the exchange on the point of `m`, `m` first.
-fn exchange_query(m: Move, ruleset: Ruleset, limits: GainLimits) -> Query {
+fn exchange_query(m: Move, arithmetic: Arithmetic, limits: GainLimits) -> Query {
     Query {
         square: Some(m.to),
         first: Some(m),
-        ..Query::new(ruleset, limits)
+        ..Query::new(arithmetic, limits)
     }
 }
 
 /// The exchange on the point of `m` that `m` starts, with its value and line (see
 /// [`exchange_wins`]).
-pub fn exchange(pos: &Position, m: Move, ruleset: Ruleset, limits: GainLimits) -> Gain {
-    gain(pos, &exchange_query(m, ruleset, limits))
+pub fn exchange(pos: &Position, m: Move, arithmetic: Arithmetic, limits: GainLimits) -> Gain {
+    gain(pos, &exchange_query(m, arithmetic, limits))
 }
 
 /// Judges the enemy piece on `sq`, attacked by the side to move of `pos`. `None` when the side to
@@ -87,12 +85,12 @@ pub fn assess(
     pos: &Position,
     graph: &AttackGraph,
     sq: Square,
-    ruleset: Ruleset,
+    arithmetic: Arithmetic,
     limits: GainLimits,
 ) -> Option<Assessment> {
     let exchanges: Vec<(Move, Gain)> = legal_captures(pos, sq)
         .into_iter()
-        .map(|m| (m, exchange(pos, m, ruleset, limits)))
+        .map(|m| (m, exchange(pos, m, arithmetic, limits)))
         .collect();
     // The best capture; among equals the cheapest capturer (listed first). Between equal
     // capturers (two cannons, say) the capturer takes the one that leaves the weakest root: the
@@ -217,7 +215,7 @@ mod tests {
             &pos,
             &graph,
             sq.parse().expect("square"),
-            Ruleset::Cxa1999,
+            crate::rules::Ruleset::Cxa1999.profile().material,
             GainLimits::default(),
         )
         .expect("attacked")

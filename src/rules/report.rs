@@ -1,6 +1,7 @@
 //! What a ruling says: every move of the cycle with its kind, targets and protection, each side's
 //! pattern, the verdict, the articles and the explanation.
 
+use super::article::ArticleId;
 use super::kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
 use super::ruleset::Ruleset;
 use crate::color::Color;
@@ -109,7 +110,7 @@ pub struct Target {
     /// The same in Chinese.
     pub reason_zh: String,
     /// The article that decides whether it counts, if one does.
-    pub article: Option<String>,
+    pub article: Option<ArticleId>,
 }
 
 /// The bounded mate search made for a move.
@@ -163,7 +164,7 @@ pub struct MoveReport {
 pub struct SideReport {
     /// The side.
     pub color: Color,
-    /// Its label (SPEC §5).
+    /// Its label (docs/spec.md §5).
     pub pattern: Pattern,
     /// Whether the profile forbids the pattern.
     pub forbidden: bool,

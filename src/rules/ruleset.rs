@@ -1,9 +1,11 @@
-//! Rule profiles: the one place where the Chinese and Asian rules differ.
+//! The names of the rule profiles (and of their books): what requests, cases and the API say.
+//! Each name's reading is its profile (`profile/`).
 
+use super::profile::{PROFILES, Profile};
 use std::fmt;
 use std::str::FromStr;
 
-/// A rule profile (棋例规则). The analysis consults it instead of scattering `if`s.
+/// A rule profile's name (棋例规则), and the rule book it reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ruleset {
@@ -18,47 +20,60 @@ pub enum Ruleset {
 
 /// An unknown profile name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown ruleset {0:?}; expected one of cxa1999, cxa2011, axf (alias wxf)")]
+#[error("unknown ruleset {0:?}; expected one of {names}", names = names())]
 pub struct UnknownRuleset(pub String);
 
+/// Every profile's name, with its alias: `cxa1999, cxa2011, axf (alias wxf)`.
+fn names() -> String {
+    let named: Vec<String> = PROFILES
+        .iter()
+        .map(|p| match p.alias {
+            Some(a) => format!("{} (alias {a})", p.name),
+            None => p.name.to_string(),
+        })
+        .collect();
+    named.join(", ")
+}
+
 impl Ruleset {
-    /// Every profile, default first.
-    pub const ALL: [Ruleset; 3] = [Ruleset::Cxa1999, Ruleset::Cxa2011, Ruleset::Axf];
+    /// Every profile, default first (the order of `profile::PROFILES`).
+    pub const ALL: [Ruleset; PROFILES.len()] = {
+        let mut all = [Ruleset::Cxa1999; PROFILES.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = PROFILES[i].ruleset;
+            i += 1;
+        }
+        all
+    };
+
+    /// The profile: how this book is read.
+    pub const fn profile(self) -> &'static Profile {
+        PROFILES[self as usize]
+    }
 
     /// The profile's name as used in requests and cases.
     pub const fn name(self) -> &'static str {
-        match self {
-            Ruleset::Cxa1999 => "cxa1999",
-            Ruleset::Cxa2011 => "cxa2011",
-            Ruleset::Axf => "axf",
-        }
+        self.profile().name
     }
 
     /// One line describing the profile.
     pub const fn description(self) -> &'static str {
-        match self {
-            Ruleset::Cxa1999 => {
-                "Chinese Xiangqi Association rules, 1999 edition (中国象棋竞赛规则1999): perpetual check, mate threats, chases and their mixtures are forbidden"
-            }
-            Ruleset::Cxa2011 => {
-                "Chinese Xiangqi Association rules, 2011 edition: as 1999, with kings and pawns free to chase, protector/pinned-piece chases weighed by the exchange, and primary/secondary forbidden patterns when both sides offend"
-            }
-            Ruleset::Axf => {
-                "Asian Xiangqi Federation rules (WXF 2018 improves on them): only perpetual check and perpetual chase of one piece are forbidden; mixed patterns and mate threats are allowed"
-            }
-        }
+        self.profile().description
     }
 }
 
 impl FromStr for Ruleset {
     type Err = UnknownRuleset;
     fn from_str(s: &str) -> Result<Ruleset, UnknownRuleset> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "" | "cxa1999" | "cxa" | "1999" => Ok(Ruleset::Cxa1999),
-            "cxa2011" | "2011" => Ok(Ruleset::Cxa2011),
-            "axf" | "wxf" | "asian" => Ok(Ruleset::Axf),
-            _ => Err(UnknownRuleset(s.to_string())),
-        }
+        let name = s.trim().to_ascii_lowercase();
+        PROFILES
+            .iter()
+            .find(|p| {
+                p.name == name || p.alias == Some(name.as_str()) || p.also.contains(&name.as_str())
+            })
+            .map(|p| p.ruleset)
+            .ok_or_else(|| UnknownRuleset(s.to_string()))
     }
 }
 

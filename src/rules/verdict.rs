@@ -1,9 +1,10 @@
-//! From the two sides' patterns to the verdict (SPEC §6), profile by profile.
+//! From the two sides' patterns to the verdict (docs/spec.md §6), by the profile's verdict table.
 
-use super::kinds::{Pattern, Protection, Verdict};
+use super::article::ArticleId;
+use super::kinds::{MoveKind, Pattern, Protection, Verdict};
 use super::options::BySide;
-use super::report::MoveReport;
-use super::ruleset::Ruleset;
+use super::profile::{BothForbidden, Profile};
+use super::report::{Means, MoveReport};
 use crate::color::Color;
 use crate::piece::Role;
 
@@ -25,45 +26,32 @@ pub struct SideSummary {
 pub struct Decision {
     /// The verdict.
     pub verdict: Verdict,
-    /// Article ids, in the order applied.
-    pub articles: Vec<&'static str>,
-}
-
-/// Whether `ruleset` forbids `pattern`.
-pub fn forbidden(ruleset: Ruleset, pattern: Pattern) -> bool {
-    match ruleset {
-        // 1999 25.2; 2011 24.13: every cyclic attack without an idle move.
-        Ruleset::Cxa1999 | Ruleset::Cxa2011 => pattern.all_attacks(),
-        // AXF: only perpetual check and perpetual chase.
-        Ruleset::Axf => matches!(pattern, Pattern::PerpetualCheck | Pattern::PerpetualChase),
-    }
+    /// The articles, in the order applied.
+    pub articles: Vec<ArticleId>,
 }
 
 /// Summarises one side's cycle moves; `same_piece` says whether all its chases aim at one piece.
-pub fn summarise(ruleset: Ruleset, moves: &[&MoveReport], same_piece: bool) -> SideSummary {
+pub fn summarise(profile: &Profile, moves: &[&MoveReport], same_piece: bool) -> SideSummary {
     let kinds: Vec<_> = moves.iter().map(|m| m.kind).collect();
     let pattern = Pattern::from_kinds(&kinds);
     // AXF forbids a perpetual chase only when it is aimed at the same piece every time.
-    let forbidden = forbidden(ruleset, pattern)
-        && !(ruleset == Ruleset::Axf && pattern == Pattern::PerpetualChase && !same_piece);
+    let forbidden = profile.forbids(pattern)
+        && !(profile.same_piece.is_some() && pattern == Pattern::PerpetualChase && !same_piece);
     // 2011 26.8: a chase of a rook or of an unprotected piece by one piece is primary; one that
     // rests on a joint chase or an insufficient root is secondary. A gain by a series of checks
     // is won outright.
-    let primary = moves
-        .iter()
-        .filter(|m| m.kind == super::kinds::MoveKind::Chase)
-        .all(|m| {
-            m.targets.iter().any(|t| {
-                t.counted
-                    && !t.joint
-                    && (t.piece.role == Role::Rook
-                        || t.means == super::report::Means::Checks
-                        || matches!(
-                            t.protection,
-                            Protection::Unprotected | Protection::FalseRoot
-                        ))
-            })
-        });
+    let primary = moves.iter().filter(|m| m.kind == MoveKind::Chase).all(|m| {
+        m.targets.iter().any(|t| {
+            t.counted
+                && !t.joint
+                && (t.piece.role == Role::Rook
+                    || t.means == Means::Checks
+                    || matches!(
+                        t.protection,
+                        Protection::Unprotected | Protection::FalseRoot
+                    ))
+        })
+    });
     SideSummary {
         pattern,
         forbidden,
@@ -71,50 +59,40 @@ pub fn summarise(ruleset: Ruleset, moves: &[&MoveReport], same_piece: bool) -> S
     }
 }
 
-/// The verdict for the two sides under `ruleset`; `told` says who was already told to change.
+/// The verdict for the two sides under `profile`; `told` says who was already told to change.
 pub fn decide(
-    ruleset: Ruleset,
+    profile: &Profile,
     red: SideSummary,
     black: SideSummary,
     told: BySide<bool>,
 ) -> Decision {
+    let table = &profile.verdicts;
     let sides = BySide { red, black };
     let checks = |c: Color| sides.get(c).pattern == Pattern::PerpetualCheck;
-    let must_change = |c: Color, articles: &mut Vec<&'static str>| {
+    let lone_checker = Color::ALL.into_iter().find(|&c| checks(c) && !checks(!c));
+    let must_change = |c: Color, articles: &mut Vec<ArticleId>| {
         if told.get(c) {
-            articles.push(if ruleset == Ruleset::Axf {
-                "AXF 1"
-            } else {
-                "4.1.7"
-            });
+            articles.push(table.told_loses);
             loses(c)
         } else {
             change(c)
         }
     };
     let mut articles = Vec::new();
-    let verdict = match ruleset {
-        Ruleset::Cxa1999 | Ruleset::Cxa2011 => {
-            let (lose_art, both_forbidden, both_allowed, one_forbidden) =
-                if ruleset == Ruleset::Cxa1999 {
-                    ("24.1", "26.3", "26.2", "26.4")
-                } else {
-                    ("2011 23.5.1", "2011 26.8", "2011 25.2", "2011 25.3")
-                };
-            if let Some(c) = Color::ALL.into_iter().find(|&c| checks(c) && !checks(!c)) {
-                articles.extend([
-                    lose_art,
-                    if ruleset == Ruleset::Cxa1999 {
-                        "26.1"
-                    } else {
-                        "2011 26.8"
-                    },
-                ]);
-                articles.dedup();
-                loses(c)
-            } else if red.forbidden && black.forbidden {
-                articles.push(both_forbidden);
-                if ruleset == Ruleset::Cxa2011 && red.primary != black.primary {
+    let verdict = match (table.lone_perpetual_check_loses, lone_checker) {
+        (Some(cited), Some(c)) => {
+            articles.extend_from_slice(cited);
+            articles.dedup();
+            loses(c)
+        }
+        _ if red.forbidden && black.forbidden => match table.both_forbidden {
+            BothForbidden::Draw(cited) => {
+                articles.extend_from_slice(cited);
+                Verdict::Draw
+            }
+            BothForbidden::PrimaryChanges(cited) => {
+                articles.push(cited);
+                if red.primary != black.primary {
                     let c = if red.primary {
                         Color::Red
                     } else {
@@ -122,53 +100,36 @@ pub fn decide(
                     };
                     must_change(c, &mut articles)
                 } else {
-                    if ruleset == Ruleset::Cxa1999 {
-                        articles.push("item 8");
-                    }
                     Verdict::Draw
                 }
-            } else if !red.forbidden && !black.forbidden {
-                articles.push(both_allowed);
-                Verdict::Draw
-            } else {
-                let c = if red.forbidden {
-                    Color::Red
-                } else {
-                    Color::Black
-                };
-                articles.push(one_forbidden);
-                if ruleset == Ruleset::Cxa1999 {
-                    articles.push("24.3");
-                }
-                must_change(c, &mut articles)
             }
-        }
-        Ruleset::Axf => {
-            if red.forbidden && black.forbidden {
-                if let Some(c) = Color::ALL.into_iter().find(|&c| checks(c) && !checks(!c)) {
-                    // Perpetual check against perpetual chase: the checker changes.
-                    articles.push("AXF 3");
+            BothForbidden::CheckerChanges { checker, draw } => match lone_checker {
+                Some(c) => {
+                    articles.push(checker);
                     must_change(c, &mut articles)
-                } else {
-                    articles.push("AXF 2");
+                }
+                None => {
+                    articles.push(draw);
                     Verdict::Draw
                 }
-            } else if red.forbidden || black.forbidden {
-                let c = if red.forbidden {
-                    Color::Red
-                } else {
-                    Color::Black
-                };
-                articles.push(if sides.get(c).pattern == Pattern::PerpetualCheck {
-                    "AXF 3"
-                } else {
-                    "AXF 4"
-                });
-                must_change(c, &mut articles)
+            },
+        },
+        _ if !red.forbidden && !black.forbidden => {
+            articles.push(table.both_allowed);
+            Verdict::Draw
+        }
+        _ => {
+            let c = if red.forbidden {
+                Color::Red
             } else {
-                articles.push("AXF 5");
-                Verdict::Draw
-            }
+                Color::Black
+            };
+            articles.extend_from_slice(if checks(c) {
+                table.one_forbidden_check
+            } else {
+                table.one_forbidden
+            });
+            must_change(c, &mut articles)
         }
     };
     Decision { verdict, articles }

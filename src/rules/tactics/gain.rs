@@ -1,5 +1,5 @@
 //! Net material gain (得子): what the side to move can win by a short forcing line in which the
-//! opponent answers anywhere (GAIN.md §1). The mover plays captures and checks; the opponent
+//! opponent answers anywhere (docs/gain.md §1). The mover plays captures and checks; the opponent
 //! recaptures, takes what the line leaves hanging, checks back or mates; either side may stop when
 //! stopping is better (stand pat). A forced mate by checks ends a line as a loss for the mated side.
 //!
@@ -12,14 +12,13 @@
 
 use super::mate::{Budget, mate_avoiding, push_checks};
 use super::memo::{self, GENERATED, Generated};
-use super::value::{Material, capture_order};
+use super::value::{Arithmetic, Material, capture_order};
 use crate::attacks::gives_check;
 use crate::color::Color;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::piece::Role;
 use crate::position::{Position, Undo};
-use crate::rules::ruleset::Ruleset;
 use crate::square::Square;
 use arrayvec::ArrayVec;
 
@@ -62,7 +61,8 @@ impl Default for GainLimits {
     }
 }
 
-/// Which position a search judges, and so which of the opponent's answers count (GAIN.md §2).
+/// Which position a search judges, and so which of the opponent's answers count (docs/gain.md
+/// §2).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum Frame {
     /// The position before a move: every answer of the opponent counts.
@@ -86,8 +86,8 @@ pub enum Frame {
 /// One net-gain question about a position, for its side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Query {
-    /// Values and pawn arithmetic.
-    pub ruleset: Ruleset,
+    /// The pawn arithmetic.
+    pub arithmetic: Arithmetic,
     /// Before or after a move.
     pub frame: Frame,
     /// Credit a gain only if the piece now on this point is captured in the line.
@@ -95,7 +95,7 @@ pub struct Query {
     /// Pieces the side to move may not capture (a threat resting on taking an offered piece is
     /// discounted, 2011 26.9).
     pub forbid: ArrayVec<Forbid, 4>,
-    /// Only captures on this point, no checks: the exchange on one point (SPEC §4).
+    /// Only captures on this point, no checks: the exchange on one point (docs/spec.md §4).
     pub square: Option<Square>,
     /// The line must start with this move.
     pub first: Option<Move>,
@@ -116,9 +116,9 @@ pub struct Query {
 
 impl Query {
     /// The plain question: the side to move's best net gain, every answer counted.
-    pub fn new(ruleset: Ruleset, limits: GainLimits) -> Query {
+    pub fn new(arithmetic: Arithmetic, limits: GainLimits) -> Query {
         Query {
-            ruleset,
+            arithmetic,
             frame: Frame::Before,
             target: None,
             forbid: ArrayVec::new(),
@@ -291,11 +291,11 @@ pub fn line_material(pos: &Position, line: &[Move]) -> Material {
     bal
 }
 
-/// The worth of a balance under the profile's pawn arithmetic: a gain or a loss counts its
+/// The worth of a balance under a profile's pawn arithmetic: a gain or a loss counts its
 /// score; pawns against pieces, either way, count nothing (25.3 "一兵换取数子或一子换取数兵均
 /// 不算得子").
-pub fn worth(bal: Material, ruleset: Ruleset) -> i32 {
-    if bal.is_gain(ruleset) || (-bal).is_gain(ruleset) {
+pub fn worth(bal: Material, arithmetic: Arithmetic) -> i32 {
+    if bal.is_gain(arithmetic) || (-bal).is_gain(arithmetic) {
         bal.score()
     } else {
         0
@@ -354,7 +354,7 @@ impl<'q> Searcher<'q> {
 
     /// The value for the root side of a line ending with `state`.
     fn leaf(&self, state: &State) -> i32 {
-        let v = worth(state.bal, self.q.ruleset);
+        let v = worth(state.bal, self.q.arithmetic);
         if state.target.is_some() { v.min(0) } else { v }
     }
 

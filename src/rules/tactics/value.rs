@@ -1,7 +1,6 @@
-//! Material (子力) and its values (1999 art. 25.3; SPEC §2).
+//! Material (子力) and its values (1999 art. 25.3; docs/spec.md §2).
 
 use crate::piece::{Piece, Role};
-use crate::rules::ruleset::Ruleset;
 use crate::square::Square;
 use std::ops::{Add, Neg, Sub};
 
@@ -11,6 +10,14 @@ pub const ROOK: i32 = 10;
 pub const MINOR: i32 = 5;
 /// Value of an advisor or an elephant (士相相等).
 pub const GUARD: i32 = 2;
+
+/// A profile's pawn arithmetic: when a balance of pieces and crossed pawns is a gain. Pawns
+/// against pieces, either way, are no gain (25.3, item 10), unless a setting here says otherwise.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arithmetic {
+    /// A pawn given for a rook (or more) is a gain (2011 26.6).
+    pub pawn_for_rook: bool,
+}
 
 /// Material won or lost, with crossed pawns kept apart because their value floats (item 10):
 /// "一兵换取数子或一子换取数兵均不算得子".
@@ -61,17 +68,16 @@ impl Material {
         self.pieces * 2 + self.pawns * 3
     }
 
-    /// Whether this result is a gain under `ruleset`: more pieces without giving pawns, or pawns
-    /// for nothing. Pawns against pieces, either way, are no gain; cxa2011 26.6 also counts a pawn
-    /// given for a rook as a gain.
-    pub fn is_gain(self, ruleset: Ruleset) -> bool {
+    /// Whether this result is a gain under the arithmetic `a`: more pieces without giving pawns,
+    /// or pawns for nothing; pawns against pieces, either way, are no gain, except what `a` adds.
+    pub fn is_gain(self, a: Arithmetic) -> bool {
         if self.pieces > 0 && self.pawns >= 0 {
             return true;
         }
         if self.pieces == 0 && self.pawns > 0 {
             return true;
         }
-        ruleset == Ruleset::Cxa2011 && self.pieces >= ROOK && self.pawns == -1
+        a.pawn_for_rook && self.pieces >= ROOK && self.pawns == -1
     }
 
     /// One number for reports: pieces plus one per crossed pawn.

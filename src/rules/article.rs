@@ -1,0 +1,78 @@
+//! Articles of the rule books, as typed ids (the book and the number in it), each book with one
+//! table of the texts qili cites (in its profile's file).
+
+use super::ruleset::Ruleset;
+
+/// An article of a rule book: the book (edition) and its number there (`26.4` of cxa1999, `26.5`
+/// of cxa2011, `8` of axf).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArticleId {
+    /// The rule book.
+    pub edition: Ruleset,
+    /// Its number inside that book (`26.5`, `item 7`, `8`).
+    pub number: &'static str,
+}
+
+/// What an article says, in our words, in Chinese and English.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ArticleText {
+    /// Its number inside its book.
+    pub number: &'static str,
+    /// In Chinese.
+    pub zh: &'static str,
+    /// In English.
+    pub en: &'static str,
+}
+
+impl ArticleId {
+    /// The article `number` of `edition`.
+    pub const fn new(edition: Ruleset, number: &'static str) -> ArticleId {
+        ArticleId { edition, number }
+    }
+
+    /// The article as people cite it: the book's prefix and the number (`26.4`, `2011 26.5`,
+    /// `AXF 8`).
+    pub fn id(self) -> String {
+        format!("{}{}", self.edition.profile().cite_prefix, self.number)
+    }
+
+    /// Its text, from its book's table.
+    pub fn text(self) -> &'static ArticleText {
+        const NONE: ArticleText = ArticleText {
+            number: "",
+            zh: "",
+            en: "",
+        };
+        self.edition
+            .profile()
+            .articles
+            .iter()
+            .find(|a| a.number == self.number)
+            .unwrap_or(&NONE)
+    }
+}
+
+/// Serialised as people cite it (`2011 26.5`).
+impl serde::Serialize for ArticleId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.id())
+    }
+}
+
+/// Declares a book's articles: a constant `ArticleId` for each, and the book's text table
+/// `ARTICLES`, from one list (so every id has its text).
+macro_rules! articles {
+    ($edition:expr; $( $(#[$doc:meta])* $name:ident = $number:literal, $zh:literal, $en:literal; )*) => {
+        $(
+            #[doc = concat!("`", $number, "`: ", $en, ".")]
+            $(#[$doc])*
+            pub const $name: $crate::rules::article::ArticleId =
+                $crate::rules::article::ArticleId::new($edition, $number);
+        )*
+        /// Every article of this book that qili cites, with its text.
+        pub const ARTICLES: &[$crate::rules::article::ArticleText] = &[
+            $( $crate::rules::article::ArticleText { number: $number, zh: $zh, en: $en }, )*
+        ];
+    };
+}
+pub(crate) use articles;
