@@ -616,6 +616,130 @@ async fn session(name: &str) -> Option<Session> {
 }
 
 use fantoccini::Locator;
+use fantoccini::wd::{PrintConfiguration, PrintMargins, PrintSize};
+
+/// A Chrome DevTools command sent through chromedriver (`goog/cdp/execute`): print media emulation
+/// and the viewport of a printed page, which WebDriver itself cannot set.
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (Method, Option<String>) {
+        let body = serde_json::json!({"cmd": self.cmd, "params": self.params});
+        (Method::POST, Some(body.to_string()))
+    }
+}
+
+async fn cdp(client: &fantoccini::Client, cmd: &'static str, params: serde_json::Value) {
+    client
+        .issue_cmd(Cdp { cmd, params })
+        .await
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+}
+
+/// The page margin the print tests use, in centimetres (WebDriver's default).
+const PRINT_MARGIN_CM: f64 = 1.0;
+
+/// The pages of a PDF (Chromium writes one `/Type /Page` object per page).
+fn pdf_pages(pdf: &[u8]) -> usize {
+    let needle = b"/Type /Page";
+    pdf.windows(needle.len() + 1)
+        .filter(|w| w.starts_with(needle) && !w[needle.len()].is_ascii_alphabetic())
+        .count()
+}
+
+/// Prints the current page on `paper` (1 cm margins) and writes the PDF to target/tmp/`name`;
+/// returns its page count and every element of the sheet that the print layout puts past the
+/// page's edge or on it (within 1 px: a border there is cut), laid out as for print on a viewport
+/// as wide as the paper inside its margins.
+async fn print_on(
+    client: &fantoccini::Client,
+    paper: PrintSize,
+    name: &str,
+) -> (usize, Vec<String>) {
+    let margins = PrintMargins {
+        top: PRINT_MARGIN_CM,
+        bottom: PRINT_MARGIN_CM,
+        left: PRINT_MARGIN_CM,
+        right: PRINT_MARGIN_CM,
+    };
+    let width_cm = paper.width - 2.0 * PRINT_MARGIN_CM;
+    let config = PrintConfiguration::builder()
+        .size(paper)
+        .margins(margins)
+        .build()
+        .expect("a print configuration");
+    let pdf = client.print(config).await.expect("print");
+    assert!(pdf.starts_with(b"%PDF"), "a PDF");
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, &pdf).expect("write the PDF");
+    eprintln!("printed: {}", path.display());
+    // CSS pixels are 1/96 inch.
+    let width = (width_cm / 2.54 * 96.0).floor();
+    cdp(
+        client,
+        "Emulation.setEmulatedMedia",
+        serde_json::json!({"media": "print"}),
+    )
+    .await;
+    cdp(
+        client,
+        "Emulation.setDeviceMetricsOverride",
+        serde_json::json!({"width": width, "height": 1100, "deviceScaleFactor": 1, "mobile": false}),
+    )
+    .await;
+    let past = client
+        .execute(
+            "var out = [], w = document.documentElement.clientWidth;
+             document.querySelectorAll('.qili-sheet *').forEach(function (e) {
+               var r = e.getBoundingClientRect();
+               if (r.width > 0 && r.height > 0 && (r.right > w - 1 || r.left < 1)) {
+                 var name = e.tagName.toLowerCase(), c = e.getAttribute('class');
+                 out.push(name + (c ? '.' + c : '') + ' [' + Math.round(r.left) + ', '
+                   + Math.round(r.right) + '] of ' + w);
+               }
+             });
+             return out;",
+            Vec::new(),
+        )
+        .await
+        .expect("measure");
+    cdp(
+        client,
+        "Emulation.clearDeviceMetricsOverride",
+        serde_json::json!({}),
+    )
+    .await;
+    cdp(
+        client,
+        "Emulation.setEmulatedMedia",
+        serde_json::json!({"media": ""}),
+    )
+    .await;
+    let past = past
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    (pdf_pages(&pdf), past)
+}
 
 /// Waits (at most 20 s) for the element `css` and returns it.
 async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {
@@ -637,32 +761,8 @@ async fn the_page_rules_a_corpus_case_with_its_diagrams_and_steps_through_the_cy
         return;
     };
     let client = &session.client;
-    let case = cases()
-        .into_iter()
-        .find(|c| c.id == "c99-24.3-cannon-chases-horse-told")
-        .expect("the README's case");
-    wait_for(client, "#fen")
-        .await
-        .send_keys(&case.fen)
-        .await
-        .expect("type");
-    wait_for(client, "#moves")
-        .await
-        .send_keys(&case.moves.join(" "))
-        .await
-        .expect("type");
-    if case.told_to_change.red {
-        wait_for(client, "#told-red")
-            .await
-            .click()
-            .await
-            .expect("tick");
-    }
-    wait_for(client, "#rule")
-        .await
-        .click()
-        .await
-        .expect("submit");
+    let case = readme_case();
+    rule_case_on_the_page(client, &case).await;
     let expected = case.expected.verdict.name();
     let verdict = attr(client, "#result .qili-sheet", "data-verdict").await;
     assert_eq!(verdict.as_deref(), Some(expected));
@@ -834,5 +934,111 @@ async fn the_page_shows_the_field_error_of_a_bad_fen() {
         .await
         .expect("find");
     assert!(sheets.is_empty(), "no ruling is shown");
+    client.clone().close().await.expect("close");
+}
+
+/// Types the case into the page's form and rules on it; returns when the sheet is shown.
+async fn rule_case_on_the_page(client: &fantoccini::Client, case: &qili::corpus::Case) {
+    wait_for(client, "#fen")
+        .await
+        .send_keys(&case.fen)
+        .await
+        .expect("type");
+    wait_for(client, "#moves")
+        .await
+        .send_keys(&case.moves.join(" "))
+        .await
+        .expect("type");
+    if case.told_to_change.red {
+        wait_for(client, "#told-red")
+            .await
+            .click()
+            .await
+            .expect("tick");
+    }
+    wait_for(client, "#rule")
+        .await
+        .click()
+        .await
+        .expect("submit");
+    wait_for(client, "#result .qili-sheet").await;
+}
+
+fn readme_case() -> qili::corpus::Case {
+    cases()
+        .into_iter()
+        .find(|c| c.id == "c99-24.3-cannon-chases-horse-told")
+        .expect("the README's case")
+}
+
+#[tokio::test]
+async fn the_printed_sheet_fits_a4_and_letter_and_a_four_ply_cycle_takes_two_a4_pages() {
+    let Some(session) = session("the_printed_sheet_fits_a4_and_letter").await else {
+        return;
+    };
+    let client = &session.client;
+    let case = readme_case();
+    assert_eq!(case.moves.len() % 4, 0);
+    for (id, value) in [("#pw-event", "全国象棋个人赛"), ("#pw-board", "3")] {
+        wait_for(client, id)
+            .await
+            .send_keys(value)
+            .await
+            .expect("type");
+    }
+    rule_case_on_the_page(client, &case).await;
+    // The paperwork: what the arbiter typed, the time of the ruling, blank lines for the rest.
+    let field = |class: &'static str| async move {
+        wait_for(client, &format!("#result .paperwork .pw-{class} dd"))
+            .await
+            .text()
+            .await
+            .expect("text")
+    };
+    assert_eq!(field("event").await, "全国象棋个人赛");
+    assert_eq!(field("board").await, "3");
+    assert!(!field("time").await.is_empty(), "the time of the ruling");
+    assert_eq!(field("arbiter").await, "");
+    assert_eq!(field("signature").await, "");
+    for (paper, name) in [
+        (PrintSize::A4, "desk-sheet-a4.pdf"),
+        (PrintSize::US_LETTER, "desk-sheet-letter.pdf"),
+    ] {
+        let (pages, past) = print_on(client, paper.clone(), name).await;
+        assert!(past.is_empty(), "{name}: past the page's edge: {past:?}");
+        if paper == PrintSize::A4 {
+            assert_eq!(pages, 2, "{name}: a 4-ply cycle on two A4 pages");
+        }
+    }
+
+    // `qili judge --format html`: the same sheet as a file.
+    let out = Command::new(super::common::QILI)
+        .args([
+            "judge",
+            "--fen",
+            &case.fen,
+            "--moves",
+            &case.moves.join(" "),
+        ])
+        .args(["--told-to-change", "red", "--format", "html"])
+        .output()
+        .expect("qili judge");
+    assert!(out.status.success());
+    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("judge-sheet.html");
+    std::fs::write(&file, &out.stdout).expect("write the sheet");
+    client
+        .goto(&format!("file://{}", file.display()))
+        .await
+        .expect("open the sheet");
+    for (paper, name) in [
+        (PrintSize::A4, "judge-sheet-a4.pdf"),
+        (PrintSize::US_LETTER, "judge-sheet-letter.pdf"),
+    ] {
+        let (pages, past) = print_on(client, paper.clone(), name).await;
+        assert!(past.is_empty(), "{name}: past the page's edge: {past:?}");
+        if paper == PrintSize::A4 {
+            assert_eq!(pages, 2, "{name}: a 4-ply cycle on two A4 pages");
+        }
+    }
     client.clone().close().await.expect("close");
 }

@@ -8,6 +8,7 @@ use qili::record::dispute::{At, Dispute, DisputeError, split_moves};
 use qili::request::Request;
 use qili::rules::{self, BySide, Options, Ruleset};
 use qili::service::{Failure, abridge, convert};
+use qili::sheet::Paperwork;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -205,7 +206,10 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
             outln!("{json}");
         }
         Format::Text => out!("{}", render::ruling(&message, &dispute, lang)),
-        Format::Html => out!("{}", qili::sheet::ruling_document(&message, &dispute, lang)),
+        Format::Html => out!(
+            "{}",
+            qili::sheet::ruling_document(&message, &dispute, &Paperwork::default(), lang)
+        ),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -440,6 +440,8 @@ struct DeskRequest {
     told_to_change: Sides,
     key_point: Sides,
     lang: String,
+    /// The paperwork the arbiter typed (event, round, board, players, time, arbiter).
+    paperwork: sheet::Paperwork,
 }
 
 fn record_bytes(text: &str) -> Result<Vec<u8>, HttpError> {
@@ -588,7 +590,7 @@ async fn desk_ruling(
     };
     Ok((
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        sheet::ruling_fragment(&ruling, &dispute, lang),
+        sheet::ruling_fragment(&ruling, &dispute, &q.paperwork, lang),
     )
         .into_response())
 }

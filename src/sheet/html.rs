@@ -1,6 +1,7 @@
 //! The sheet as HTML: a fragment (`<article class="qili-sheet">`) for the consult page, or a whole
 //! self-contained document (style, diagrams and the step-through script inline) to print or attach.
 
+use super::Paperwork;
 use super::words::{self, Heading, Lang, heading};
 use super::{
     analysis_diagram, kind_text, mate_line_text, move_diagram, move_text, target_text, terms,
@@ -27,13 +28,13 @@ fn document(lang: Lang, title: &str, body: &str) -> String {
 }
 
 /// The printable ruling as one self-contained HTML document (`qili judge --format html`).
-pub fn ruling_document(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
+pub fn ruling_document(r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) -> String {
     let title = format!(
         "{} — {}",
         heading(lang, Heading::Title),
         words::verdict(lang, terms::verdict(r.verdict))
     );
-    document(lang, &title, &ruling_fragment(r, d, lang))
+    document(lang, &title, &ruling_fragment(r, d, paperwork, lang))
 }
 
 /// The printable analysis as one self-contained HTML document (`qili analyze --format html`).
@@ -63,10 +64,10 @@ fn figure(out: &mut String, step: usize, diagram: &Diagram, caption: &str) {
     );
 }
 
-/// The ruling as an `<article>`: heading facts, the verdict, the cycle's diagrams, the table of
-/// moves, each side, the articles and the explanation. A ruling without repetition shows the
-/// final position and the verdict only (no side patterns).
-pub fn ruling_fragment(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
+/// The ruling as an `<article>`: the paperwork, heading facts, the verdict, the cycle's diagrams,
+/// the table of moves, each side, the articles and the explanation. A ruling without repetition
+/// shows the final position and the verdict only (no side patterns).
+pub fn ruling_fragment(r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) -> String {
     let verdict = terms::verdict(r.verdict);
     let positions = d.positions();
     let mut h = String::with_capacity(64 * 1024);
@@ -77,7 +78,7 @@ pub fn ruling_fragment(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
         verdict.name(),
         r.repetitions
     );
-    facts(&mut h, r, d, lang);
+    facts(&mut h, r, d, paperwork, lang);
 
     h.push_str("<section class=\"verdict\">");
     h2(&mut h, lang, Heading::Verdict);
@@ -116,13 +117,11 @@ pub fn ruling_fragment(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
     h
 }
 
-fn facts(h: &mut String, r: &pb::Ruling, d: &Dispute, lang: Lang) {
+fn facts(h: &mut String, r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) {
     h.push_str("<header class=\"sheet-head\">");
-    let _ = write!(
-        h,
-        "<h1>{}</h1><dl class=\"facts\">",
-        heading(lang, Heading::Title)
-    );
+    let _ = write!(h, "<h1>{}</h1>", heading(lang, Heading::Title));
+    paperwork_fields(h, paperwork, lang);
+    h.push_str("<dl class=\"facts\">");
     for (key, value) in super::facts(&r.ruleset, d, lang) {
         let _ = write!(
             h,
@@ -132,6 +131,29 @@ fn facts(h: &mut String, r: &pb::Ruling, d: &Dispute, lang: Lang) {
         );
     }
     h.push_str("</dl></header>");
+}
+
+/// The paperwork as labelled lines, a blank line for each field not given and for the signature.
+fn paperwork_fields(h: &mut String, p: &Paperwork, lang: Lang) {
+    h.push_str("<dl class=\"paperwork\">");
+    for (class, key, value) in [
+        ("event", Heading::Event, p.event.as_str()),
+        ("round", Heading::MatchRound, &p.round),
+        ("board", Heading::Board, &p.board),
+        ("red", Heading::RedPlayer, &p.red),
+        ("black", Heading::BlackPlayer, &p.black),
+        ("time", Heading::RulingTime, &p.time),
+        ("arbiter", Heading::Arbiter, &p.arbiter),
+        ("signature", Heading::Signature, ""),
+    ] {
+        let _ = write!(
+            h,
+            "<div class=\"pw-{class}\"><dt>{}</dt><dd>{}</dd></div>",
+            escape(&heading(lang, key)),
+            escape(value.trim())
+        );
+    }
+    h.push_str("</dl>");
 }
 
 fn cycle(h: &mut String, r: &pb::Ruling, d: &Dispute, positions: &[Position], lang: Lang) {

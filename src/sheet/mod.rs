@@ -6,12 +6,14 @@
 //! here (move texts, target texts, the diagram of a move) serve the CLI's text tables too.
 
 mod html;
+mod paperwork;
 pub mod terms;
 pub mod words;
 
 pub use html::{
     SCRIPT, STYLE, analysis_document, analysis_fragment, ruling_document, ruling_fragment,
 };
+pub use paperwork::Paperwork;
 pub use words::{Heading, Lang, heading};
 
 use crate::attacks::attackers;

@@ -250,6 +250,14 @@ pub fn heading(lang: Lang, key: Heading) -> String {
         Heading::None => ("无", "none"),
         Heading::Chased => ("捉", "chased"),
         Heading::Legend => ("（红）为红子 [黑]为黑子", "(red) pieces, [black] pieces"),
+        Heading::Event => ("赛事", "Event"),
+        Heading::MatchRound => ("轮次", "Round"),
+        Heading::Board => ("台次", "Board"),
+        Heading::RedPlayer => ("红方", "Red"),
+        Heading::BlackPlayer => ("黑方", "Black"),
+        Heading::RulingTime => ("裁决时间", "Time of ruling"),
+        Heading::Arbiter => ("裁判员", "Arbiter"),
+        Heading::Signature => ("签名", "Signature"),
     };
     lang.label(zh, en)
 }
@@ -298,4 +306,12 @@ pub enum Heading {
     None,
     Chased,
     Legend,
+    Event,
+    MatchRound,
+    Board,
+    RedPlayer,
+    BlackPlayer,
+    RulingTime,
+    Arbiter,
+    Signature,
 }

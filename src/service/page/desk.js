@@ -125,6 +125,22 @@
     });
   }).catch(function () { /* the built-in list stays */ });
 
+  // The time of the ruling as the arbiter's clock shows it: 2026-12-01 16:04.
+  function now() {
+    var d = new Date();
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + " " +
+      two(d.getHours()) + ":" + two(d.getMinutes());
+  }
+
+  function paperwork() {
+    var value = function (id) { return document.getElementById("pw-" + id).value.trim(); };
+    return {
+      event: value("event"), round: value("round"), board: value("board"), red: value("red"),
+      black: value("black"), arbiter: value("arbiter"), time: value("time") || now()
+    };
+  }
+
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     clearError();
@@ -133,7 +149,8 @@
       ruleset: document.getElementById("ruleset").value,
       told_to_change: { red: checked("told-red"), black: checked("told-black") },
       key_point: { red: checked("key-red"), black: checked("key-black") },
-      lang: document.getElementById("lang").value
+      lang: document.getElementById("lang").value,
+      paperwork: paperwork()
     };
     if (source() === "record") {
       body.record = record.bytes;
