@@ -25,6 +25,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod record;
+pub mod referee;
 pub mod request;
 pub mod rules;
 pub mod service;

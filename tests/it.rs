@@ -21,4 +21,6 @@ mod pgn;
 mod properties;
 mod readme;
 mod records;
+mod referee;
 mod service;
+mod watch;

@@ -31,9 +31,10 @@ mod verdict;
 
 pub use article::{ArticleId, ArticleText};
 pub use cycle::{Cycle, find_cycle, positions};
+pub use explain::article;
 pub use kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
 pub use options::{BySide, Options, RULING_NODES, SearchLimits, Texts};
-pub use profile::{PROFILES, Profile};
+pub use profile::{ClaimantChecks, GameRules, NaturalLimitRule, PROFILES, Profile};
 pub use protection::legal_captures;
 pub use report::{
     Article, Defender, LineMove, Means, MoveReport, Ruling, RulingSearch, SearchReport, SideReport,

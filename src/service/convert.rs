@@ -5,6 +5,7 @@ use super::pb;
 use crate::color::Color;
 use crate::notation::Notation;
 use crate::piece::{Piece, Role};
+use crate::referee::{EndKind, GameOptions, Status};
 use crate::request::Request;
 use crate::rules::{
     Article, BySide, Defender, Edge, GraphView, IdleKind, LineMove, Means, MoveKind, MoveReport,
@@ -93,6 +94,7 @@ pub fn case_request(case: &crate::corpus::Case) -> pb::AdjudicateRequest {
         }),
         language: pb::Language::Both as i32,
         detail: pb::Detail::Full as i32,
+        game: None,
     }
 }
 
@@ -487,5 +489,112 @@ pub fn rulesets() -> pb::ListRulesetsResponse {
                 is_default: *r == Ruleset::default(),
             })
             .collect(),
+    }
+}
+
+// Live games: the referee's status, converted one way, at the requested detail and language.
+
+/// The game options of a request (unset: the defaults); a value out of range fails on its field.
+pub fn game_options(g: Option<&pb::GameOptions>) -> Result<GameOptions, Failure> {
+    let (rule_at, limit) = g.map_or((0, 0), |g| (g.rule_at, g.natural_limit));
+    GameOptions::new(rule_at, limit).map_err(|e| Failure::invalid(e.field(), e.to_string()))
+}
+
+/// Articles at the detail wanted: none for the verdict only, their ids for a summary.
+fn articles_at(list: Vec<Article>, wanted: Wanted) -> Vec<pb::Article> {
+    match wanted.detail {
+        pb::Detail::Verdict => Vec::new(),
+        pb::Detail::Summary => list.into_iter().map(article_id).collect(),
+        pb::Detail::Full => {
+            let t = TextLanguages::of(wanted.language);
+            list.into_iter().map(|a| article(a, t)).collect()
+        }
+    }
+}
+
+/// The API's status for the library's, answering the opening `request_id`, with only what
+/// `wanted` asks for; its ruling is converted as `Adjudicate`'s.
+pub fn game_status(s: Status, request_id: String, wanted: Wanted) -> pb::GameStatus {
+    let summary = wanted.detail != pb::Detail::Verdict;
+    pb::GameStatus {
+        moves_played: u32_of(s.moves_played),
+        last_move: s.last_move.map(|m| pb::PlayedMove {
+            ply: u32_of(m.ply),
+            round: m.round,
+            color: color(m.color).into(),
+            iccs: m.iccs(),
+            chinese: m.chinese(),
+        }),
+        to_move: color(s.to_move).into(),
+        in_check: s.in_check,
+        repetitions: s.repetitions,
+        notice: s.notice.map(|n| pb::RepetitionNotice {
+            repetitions: n.repetitions,
+            forecast: verdict(n.forecast).into(),
+            cycle_start: u32_of(n.cycle_start),
+            cycle_length: u32_of(n.cycle_length),
+            red: summary.then(|| side(&n.red)),
+            black: summary.then(|| side(&n.black)),
+        }),
+        ruling: s.ruling.map(|r| reply(r, request_id.clone(), wanted)),
+        forbidden_moves: s
+            .forbidden
+            .into_iter()
+            .map(|f| pb::ForbiddenMove {
+                iccs: f.iccs,
+                chinese: f.chinese,
+                verdict: verdict(f.verdict).into(),
+                loses: f.loses,
+                repetitions: f.repetitions,
+                pattern: if summary {
+                    pattern(f.pattern).into()
+                } else {
+                    pb::Pattern::Unspecified.into()
+                },
+                pattern_zh: if summary {
+                    f.pattern.chinese().to_string()
+                } else {
+                    String::new()
+                },
+                cycle_start: u32_of(f.cycle_start),
+                cycle_length: u32_of(f.cycle_length),
+                articles: articles_at(f.articles, wanted),
+            })
+            .collect(),
+        banmoves: s.banmoves,
+        natural_limit: Some(pb::NaturalLimit {
+            limit: s.natural_limit.limit,
+            plies: s.natural_limit.plies,
+            rounds: s.natural_limit.rounds,
+            red_checks: s.natural_limit.checks.red,
+            black_checks: s.natural_limit.checks.black,
+            claimable: Some(pb::BySide {
+                red: s.natural_limit.claimable.red,
+                black: s.natural_limit.claimable.black,
+            }),
+        }),
+        told_to_change: Some(pb::BySide {
+            red: s.told_to_change.red,
+            black: s.told_to_change.black,
+        }),
+        end: s.end.map(|e| pb::GameEnd {
+            kind: end_kind(e.kind).into(),
+            winner: e.winner.map_or(pb::Color::Unspecified, color).into(),
+            ply: e.ply.map(u32_of),
+            articles: articles_at(e.articles, wanted),
+        }),
+        error: None,
+        request_id,
+    }
+}
+
+/// The API's kind of game end.
+pub fn end_kind(k: EndKind) -> pb::GameEndKind {
+    match k {
+        EndKind::Checkmate => pb::GameEndKind::Checkmate,
+        EndKind::Stalemate => pb::GameEndKind::Stalemate,
+        EndKind::RepetitionLoss => pb::GameEndKind::RepetitionLoss,
+        EndKind::RepetitionDraw => pb::GameEndKind::RepetitionDraw,
+        EndKind::NaturalLimit => pb::GameEndKind::NaturalLimit,
     }
 }

@@ -25,7 +25,7 @@ const CLIENT_MARGIN: std::time::Duration = std::time::Duration::from_millis(1);
 /// the hand-off costs CPU; a stream's rulings (a task each, one HTTP/2 stream for all) do better
 /// in-line, where that CPU is saved.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Placement {
+pub(super) enum Placement {
     /// On the call's own task, on a worker thread.
     InLine,
     /// On tokio's blocking pool (at most `max_concurrent` threads).
@@ -49,8 +49,13 @@ impl QiliService {
         }
     }
 
+    /// The server's limits.
+    pub(super) fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
     /// The instant the call must be answered by: the server's deadline, or the client's if shorter.
-    fn deadline_of<T>(&self, start: Instant, request: &Request<T>) -> Instant {
+    pub(super) fn deadline_of<T>(&self, start: Instant, request: &Request<T>) -> Instant {
         let client = request
             .metadata()
             .get("grpc-timeout")
@@ -65,7 +70,7 @@ impl QiliService {
     }
 
     /// Runs `work` once a permit is free, within `deadline`, where `placement` says.
-    async fn limited<T, F>(
+    pub(super) async fn limited<T, F>(
         &self,
         start: Instant,
         deadline: Instant,
@@ -315,5 +320,21 @@ impl Qili for QiliService {
         _request: Request<pb::ListRulesetsRequest>,
     ) -> Result<Response<pb::ListRulesetsResponse>, Status> {
         Ok(Response::new(convert::rulesets()))
+    }
+
+    type WatchStream = super::watch::GameStream;
+
+    async fn watch(
+        &self,
+        request: Request<Streaming<pb::WatchRequest>>,
+    ) -> Result<Response<Self::WatchStream>, Status> {
+        super::watch::watch(self, request).await
+    }
+
+    async fn status(
+        &self,
+        request: Request<pb::AdjudicateRequest>,
+    ) -> Result<Response<pb::GameStatus>, Status> {
+        super::watch::status(self, request).await
     }
 }

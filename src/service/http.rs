@@ -5,6 +5,7 @@
 //! | route | what |
 //! |---|---|
 //! | `POST /v1/adjudicate` | `AdjudicateRequest` → `Ruling` |
+//! | `POST /v1/status` | `AdjudicateRequest` → `GameStatus` (live games) |
 //! | `POST /v1/analyze` | `AnalyzeRequest` → `AnalyzeResponse` |
 //! | `GET /v1/rulesets` | `ListRulesetsResponse` |
 //! | `GET /v1/board.svg?fen=…&move=…&lang=…` | the position (after the move, with its checks and chases drawn) |
@@ -65,6 +66,7 @@ pub fn routes(grpc: Routes, service: QiliService, config: &ServiceConfig) -> Rou
             get(|| async { asset("text/javascript; charset=utf-8", sheet::SCRIPT) }),
         )
         .route("/v1/adjudicate", post(adjudicate))
+        .route("/v1/status", post(status))
         .route("/v1/analyze", post(analyze))
         .route("/v1/rulesets", get(rulesets))
         .route("/v1/board.svg", get(board))
@@ -186,7 +188,7 @@ async fn not_found(uri: tonic::codegen::http::Uri) -> HttpError {
         None,
         abridge(
             &format!(
-                "no such page or call: {path:?}; see GET / (the page), POST /v1/adjudicate, POST /v1/analyze, GET /v1/rulesets, GET /v1/board.svg"
+                "no such page or call: {path:?}; see GET / (the page), POST /v1/adjudicate, POST /v1/status, POST /v1/analyze, GET /v1/rulesets, GET /v1/board.svg"
             ),
             path,
         ),
@@ -288,6 +290,18 @@ async fn adjudicate(
         .await
         .map_err(|s| HttpError::from_status(&s))?;
     Ok(json(StatusCode::OK, ruling.get_ref()))
+}
+
+async fn status(
+    State(service): State<QiliService>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<Response, HttpError> {
+    let request: pb::AdjudicateRequest = decode(&body(raw)?)?;
+    let answer = Qili::status(&service, grpc_request(request, &headers))
+        .await
+        .map_err(|s| HttpError::from_status(&s))?;
+    Ok(json(StatusCode::OK, answer.get_ref()))
 }
 
 async fn analyze(
@@ -564,6 +578,7 @@ async fn desk_ruling(
         defensive_key_point: Some(q.key_point.into()),
         language: language.into(),
         detail: pb::Detail::Full.into(),
+        game: None,
     };
     let ruling = Qili::adjudicate(&service, grpc_request(request, &headers))
         .await

@@ -10,6 +10,7 @@ mod http;
 pub mod pb;
 mod server;
 mod timeout;
+mod watch;
 
 pub use access::{AccessLog, AccessLogLayer, CallNote};
 pub use config::{
@@ -20,3 +21,4 @@ pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge, abridge_text};
 pub use handler::QiliService;
 pub use server::{ServeError, serve, serve_with_listener};
 pub use timeout::parse_grpc_timeout;
+pub use watch::GameStream;

@@ -4,8 +4,8 @@
 
 use super::cxa1999::A27_3;
 use super::{
-    BothForbidden, ChaseArticles, ChaseTest, Citations, FreeCaptures, FreePieces, KeyPoint, Offers,
-    Profile, VerdictTable,
+    BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
+    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, VerdictTable,
 };
 use crate::attacks::king_attacked;
 use crate::moves::Move;
@@ -21,6 +21,23 @@ use crate::rules::tactics::value::Arithmetic;
 use crate::square::Square;
 
 articles! { Ruleset::Axf;
+    // The general rules 1–5 of the Asian rules (chapter 4, section 3 of the HKCCA book; Eric Wu's
+    // English translation), numbered apart from qili's own summaries above and below.
+    GENERAL1 = "general 1",
+        "先吃掉对方将（帅）者胜",
+        "the side that captures the other's king first wins";
+    GENERAL2 = "general 2",
+        "使对方无子可走者胜",
+        "the side that leaves the other no legal move wins";
+    GENERAL3 = "general 3",
+        "犯例方经裁判要求变着而仍重复违例者判负",
+        "a side that breaks a rule, is asked by the referee to change and repeats the violation loses";
+    GENERAL4 = "general 4",
+        "双方均无取胜可能、一方提和另一方同意，或裁判宣布，为和棋",
+        "a draw when neither side can win, when one side offers and the other agrees, or when the referee declares it";
+    GENERAL5 = "general 5",
+        "双方循环反复而均未犯例、且都不愿变着，可判和棋",
+        "a cycle repeated with no rule broken and neither side willing to change may be ruled a draw";
     A7 = "7",
         "被捉之子须为无根子，或被马炮攻击的车；同兵种互吃属兑子",
         "a chase counts against an unprotected piece, or a rook attacked by a horse or cannon; same-type pieces that can take each other offer an exchange";
@@ -108,6 +125,19 @@ pub const PROFILE: Profile = Profile {
         patterns: None,
         check: None,
         mate_threat: None,
+    },
+    game: GameRules {
+        checkmate: &[GENERAL1],
+        stalemate: &[GENERAL2],
+        told_repeats: &[A1, GENERAL3],
+        repetition_draw: &[GENERAL5],
+        // The claim as the Asian rules' summaries state it: no capture and at most ten of the
+        // claimant's checks within the latest 60 rounds (docs/rules.md, "Live games").
+        natural_limit: NaturalLimitRule {
+            rounds: 60,
+            claimant_checks: ClaimantChecks::AtMostInWindow(10),
+            articles: &[GENERAL4],
+        },
     },
 };
 

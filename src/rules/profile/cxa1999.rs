@@ -2,8 +2,8 @@
 //! (中国象棋竞赛规则 1999), as docs/profiles/cxa1999.md reads them.
 
 use super::{
-    BothForbidden, ChaseArticles, ChaseTest, Citations, FreeCaptures, FreePieces, KeyPoint, Offers,
-    Profile, ProtectorChase, VerdictTable,
+    BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
+    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, ProtectorChase, VerdictTable,
 };
 use crate::rules::article::articles;
 use crate::rules::kinds::Pattern;
@@ -11,6 +11,24 @@ use crate::rules::ruleset::Ruleset;
 use crate::rules::tactics::value::Arithmetic;
 
 articles! { Ruleset::Cxa1999;
+    A4_1_1 = "4.1.1",
+        "帅（将）被对方将死者负",
+        "a side whose king is checkmated loses";
+    A4_1_3 = "4.1.3",
+        "被困毙者负",
+        "a side that has no legal move (困毙) loses";
+    A4_2_3 = "4.2.3",
+        "双方走棋出现循环反复三次，符合不变作和规定者为和棋",
+        "a cycle that comes round three times and meets the rules of 'neither changes, draw' is a draw";
+    A4_2_4 = "4.2.4",
+        "连续60个回合中（可按比赛等级酌减）双方都没有吃过一个棋子，为和棋",
+        "60 consecutive rounds (fewer if the event says so) without a capture by either side: draw";
+    A23_2 = "23.2",
+        "循环反复局面达三次后仍在延续，即使双方都没有提和，裁判有权判和",
+        "once the cycle has come round three times and goes on, the arbiter may rule a draw even if neither side offers one";
+    A23_3 = "23.3",
+        "一方提出自然限着作和，裁判审核属实即判和；审核时提出方对非提出方将军的着数最多只计10着",
+        "a natural-limit draw is claimed and checked by the arbiter; of the claimant's checks, at most 10 count towards the limit";
     A4_1_7 = "4.1.7",
         "犯禁而不变着者判负",
         "a side that breaks a prohibition and will not change loses";
@@ -143,5 +161,17 @@ pub const PROFILE: Profile = Profile {
         patterns: Some(A25_2),
         check: Some(A28_1),
         mate_threat: Some(A28_2),
+    },
+    game: GameRules {
+        checkmate: &[A4_1_1],
+        stalemate: &[A4_1_3],
+        // 24.3: must change at once, and loses if the cycle comes round once more.
+        told_repeats: &[A4_1_7, A24_3],
+        repetition_draw: &[A4_2_3, A23_2],
+        natural_limit: NaturalLimitRule {
+            rounds: 60,
+            claimant_checks: ClaimantChecks::CountedUpTo(10),
+            articles: &[A4_2_4, A23_3],
+        },
     },
 };

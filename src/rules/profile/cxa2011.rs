@@ -1,10 +1,10 @@
 //! Profile `cxa2011`: the Chinese Xiangqi Association rules, 2011 edition, as
 //! docs/profiles/cxa2011.md reads them.
 
-use super::cxa1999::A4_1_7;
+use super::cxa1999::{A4_1_1, A4_1_3, A4_1_7, A4_2_3, A4_2_4, A23_2, A23_3};
 use super::{
-    BothForbidden, ChaseArticles, ChaseTest, Citations, FreeCaptures, FreePieces, KeyPoint, Offers,
-    Profile, ProtectorChase, VerdictTable,
+    BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
+    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, ProtectorChase, VerdictTable,
 };
 use crate::rules::article::articles;
 use crate::rules::kinds::Pattern;
@@ -12,6 +12,9 @@ use crate::rules::ruleset::Ruleset;
 use crate::rules::tactics::value::Arithmetic;
 
 articles! { Ruleset::Cxa2011;
+    A23_5_2 = "23.5.2",
+        "其余情况，犯例方须在两个回合内变着",
+        "otherwise the side concerned must change within two rounds";
     A24_3 = "24.3",
         "走子后，所走之子或因此走动而显露之子下一着能吃子或得子，称为捉",
         "a move after which the moved piece, or one it uncovered, could next move capture or win material is a chase";
@@ -118,5 +121,18 @@ pub const PROFILE: Profile = Profile {
         patterns: Some(A24_13),
         check: None,
         mate_threat: None,
+    },
+    // The results and the natural limit as in 1999 (the 2011 book keeps them; docs/rules.md,
+    // "Live games", says what could not be checked against its text).
+    game: GameRules {
+        checkmate: &[A4_1_1],
+        stalemate: &[A4_1_3],
+        told_repeats: &[A4_1_7, A23_5_2],
+        repetition_draw: &[A4_2_3, A23_2],
+        natural_limit: NaturalLimitRule {
+            rounds: 60,
+            claimant_checks: ClaimantChecks::CountedUpTo(10),
+            articles: &[A4_2_4, A23_3],
+        },
     },
 };

@@ -80,6 +80,45 @@ pub struct Profile {
     pub verdicts: VerdictTable,
     /// The articles every ruling cites for its moves.
     pub citations: Citations,
+    /// How a game ends besides a ruled repetition: what the referee of live games applies.
+    pub game: GameRules,
+}
+
+/// How a game in progress ends (the referee, `crate::referee`; docs/rules.md, "Live games").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameRules {
+    /// A checkmated side (将死) loses, citing these.
+    pub checkmate: &'static [ArticleId],
+    /// A side with no legal move that is not in check (困毙) loses too, citing these.
+    pub stalemate: &'static [ArticleId],
+    /// A side told to change that closes a cycle ruled against it again loses, citing these.
+    pub told_repeats: &'static [ArticleId],
+    /// A cycle ruled a draw at the ruling count ends the game, citing these.
+    pub repetition_draw: &'static [ArticleId],
+    /// The natural move limit (自然限着).
+    pub natural_limit: NaturalLimitRule,
+}
+
+/// The natural move limit: rounds without a capture after which a side may claim a draw.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct NaturalLimitRule {
+    /// The limit in rounds, unless the event sets another.
+    pub rounds: u32,
+    /// How the claimant's own checks count.
+    pub claimant_checks: ClaimantChecks,
+    /// The articles cited when a side may claim.
+    pub articles: &'static [ArticleId],
+}
+
+/// How a claimant's own checks count towards the natural limit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ClaimantChecks {
+    /// At most this many count: each check beyond takes its round out of the count (1999 23.3,
+    /// "最多只计10着").
+    CountedUpTo(u32),
+    /// The claim holds only with at most this many of the claimant's checks in the latest rounds
+    /// of the limit (the Asian rules' claim).
+    AtMostInWindow(u32),
 }
 
 /// The chase test (捉): when a capture the mover could make next counts.

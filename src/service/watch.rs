@@ -1,0 +1,260 @@
+//! The live-game calls over the library's referee: `Watch` (one game refereed move by move over one
+//! stream) and `Status` (the same answer for a whole game).
+//!
+//! A game lives in its stream only: the referee is a local of the stream's task, so replicas stay
+//! stateless between streams. Each status is computed where rulings run (see `handler.rs`), within
+//! the deadline; a move that reaches no earlier position costs about a microsecond of that.
+
+use super::access::{self, CallNote};
+use super::convert::{self, Wanted};
+use super::failure::{Failure, abridge};
+use super::handler::{Placement, QiliService};
+use super::pb;
+use super::pb::watch_request::Message;
+use crate::notation::Notation;
+use crate::referee::Referee;
+use futures::{Stream, StreamExt};
+use std::pin::Pin;
+use std::time::Instant;
+use tokio::sync::mpsc;
+use tonic::{Request, Response, Status, Streaming};
+
+/// The statuses of a `Watch` stream.
+pub type GameStream = Pin<Box<dyn Stream<Item = Result<pb::GameStatus, Status>> + Send>>;
+
+/// The name `Watch`'s answers are logged under.
+const WATCH: &str = "/qili.v1.Qili/Watch";
+
+/// Statuses computed and not yet sent: a client that stops reading holds up the game's task, not
+/// the server's memory.
+const OUTBOX: usize = 16;
+
+/// A game being refereed, with what its statuses echo.
+struct Game {
+    referee: Referee,
+    request_id: String,
+    wanted: Wanted,
+    notation: Option<Notation>,
+}
+
+impl Game {
+    /// The game the opening describes, every move of it played (at most `max_moves`).
+    fn open(r: pb::AdjudicateRequest, max_moves: usize) -> Result<Game, Failure> {
+        too_many(r.moves.len(), max_moves)?;
+        let options = convert::game_options(r.game.as_ref())?;
+        let (request, request_id, wanted) = convert::into_request(r)?;
+        let notation = request.notation;
+        let referee = Referee::open(&request, options).map_err(Failure::from)?;
+        // A UCCI position string's moves count too.
+        too_many(referee.moves().len(), max_moves)?;
+        Ok(Game {
+            referee,
+            request_id,
+            wanted,
+            notation,
+        })
+    }
+
+    /// The API's status of the game as it stands.
+    fn status(&self) -> pb::GameStatus {
+        convert::game_status(self.referee.status(), self.request_id.clone(), self.wanted)
+    }
+
+    /// Plays `text`: its status, or the game's unchanged status with the error.
+    fn play(&mut self, text: &str) -> (pb::GameStatus, Option<Failure>) {
+        match self.referee.play_text(text, self.notation) {
+            Ok(s) => (
+                convert::game_status(s, self.request_id.clone(), self.wanted),
+                None,
+            ),
+            Err(e) => {
+                let failure = Failure::from(e);
+                let mut status = self.status();
+                status.error = Some(failure.to_pb());
+                (status, Some(failure))
+            }
+        }
+    }
+}
+
+/// RESOURCE_EXHAUSTED when a game would hold more than `max_moves` plies.
+fn too_many(moves: usize, max_moves: usize) -> Result<(), Failure> {
+    if moves > max_moves {
+        return Err(Failure::exhausted(
+            Some("moves"),
+            format!(
+                "moves: {moves} moves, more than the limit of {max_moves} (qili serve --max-moves)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The verdict a status logs: its ruling's, if it has one.
+fn verdict_of(status: &pb::GameStatus) -> Option<&'static str> {
+    let ruling = status.ruling.as_ref()?;
+    pb::Verdict::try_from(ruling.verdict)
+        .ok()
+        .and_then(convert::verdict_of)
+        .map(crate::rules::Verdict::name)
+}
+
+/// `Status`: the status of a whole game's last position.
+pub(super) async fn status(
+    service: &QiliService,
+    request: Request<pb::AdjudicateRequest>,
+) -> Result<Response<pb::GameStatus>, Status> {
+    let start = Instant::now();
+    let deadline = service.deadline_of(start, &request);
+    let note = request.extensions().get::<CallNote>().cloned();
+    let r = request.into_inner();
+    if let Some(note) = &note {
+        note.request_id(&r.request_id);
+    }
+    let max_moves = service.config().max_moves;
+    let answer = service
+        .limited(start, deadline, Placement::Pool, move || {
+            Game::open(r, max_moves).map(|game| game.status())
+        })
+        .await
+        .and_then(|answer| answer)
+        .map_err(|f| f.to_status())?;
+    if let (Some(note), Some(verdict)) = (&note, verdict_of(&answer)) {
+        note.verdict(verdict);
+    }
+    Ok(Response::new(answer))
+}
+
+/// `Watch`: a task per stream holds the game and answers each message in order.
+pub(super) async fn watch(
+    service: &QiliService,
+    request: Request<Streaming<pb::WatchRequest>>,
+) -> Result<Response<GameStream>, Status> {
+    let note = request.extensions().get::<CallNote>().cloned();
+    let incoming = request.into_inner();
+    let (tx, rx) = mpsc::channel(OUTBOX);
+    let service = service.clone();
+    tokio::spawn(async move {
+        if let Err(status) = referee_stream(&service, incoming, &tx, note).await {
+            let _ = tx.send(Err(status)).await;
+        }
+    });
+    let answers = futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|answer| (answer, rx))
+    });
+    Ok(Response::new(Box::pin(answers)))
+}
+
+/// The next message, `None` when the client has finished; a message that cannot be read ends
+/// the stream with the status a client should see.
+async fn next(incoming: &mut Streaming<pb::WatchRequest>) -> Result<Option<Message>, Status> {
+    match incoming.next().await {
+        None => Ok(None),
+        Some(Err(status)) => Err(super::failure::reclassify(&status).unwrap_or(status)),
+        Some(Ok(m)) => {
+            Ok(Some(m.message.unwrap_or(Message::Play(pb::WatchMoves {
+                moves: Vec::new(),
+            }))))
+        }
+    }
+}
+
+/// Referees the game of one stream; an error ends the stream with it.
+async fn referee_stream(
+    service: &QiliService,
+    mut incoming: Streaming<pb::WatchRequest>,
+    tx: &mpsc::Sender<Result<pb::GameStatus, Status>>,
+    note: Option<CallNote>,
+) -> Result<(), Status> {
+    let max_moves = service.config().max_moves;
+    let open = match next(&mut incoming).await? {
+        None => return Ok(()),
+        Some(Message::Open(r)) => r,
+        Some(Message::Play(_)) => {
+            return Err(Failure::invalid(
+                "open",
+                "open: the first message of a Watch stream must open the game (`open`), not play moves"
+                    .to_string(),
+            )
+            .to_status());
+        }
+    };
+    if let Some(note) = &note {
+        note.request_id(&open.request_id);
+    }
+    let start = Instant::now();
+    let deadline = start + service.config().deadline;
+    let (mut game, first) = service
+        .limited(start, deadline, Placement::InLine, move || {
+            let game = Game::open(open, max_moves)?;
+            let status = game.status();
+            Ok::<_, Failure>((Box::new(game), status))
+        })
+        .await
+        .and_then(|opened| opened)
+        .map_err(|f| f.to_status())?;
+    if tx.send(Ok(first)).await.is_err() {
+        return Ok(());
+    }
+    while let Some(message) = next(&mut incoming).await? {
+        let moves = match message {
+            Message::Play(p) => p.moves,
+            Message::Open(_) => {
+                let failure = Failure::invalid(
+                    "open",
+                    "open: the game is already open: a stream carries one game (open another stream for another game)"
+                        .to_string(),
+                );
+                access::streamed(
+                    WATCH,
+                    &game.request_id,
+                    None,
+                    Some(&failure),
+                    Instant::now(),
+                );
+                let mut status = game.status();
+                status.error = Some(failure.to_pb());
+                if tx.send(Ok(status)).await.is_err() {
+                    return Ok(());
+                }
+                continue;
+            }
+        };
+        for text in moves {
+            let played = game.referee.moves().len();
+            if played >= max_moves {
+                let message = abridge(
+                    &format!(
+                        "moves[{played}] {text:?}: the game has reached the limit of {max_moves} moves (qili serve --max-moves)"
+                    ),
+                    &text,
+                );
+                let mut failure = Failure::exhausted(Some("moves"), message);
+                failure.ply = Some(played);
+                return Err(failure.to_status());
+            }
+            let start = Instant::now();
+            let deadline = start + service.config().deadline;
+            let (back, status, failure) = service
+                .limited(start, deadline, Placement::InLine, move || {
+                    let (status, failure) = game.play(&text);
+                    (game, status, failure)
+                })
+                .await
+                .map_err(|f| f.to_status())?;
+            game = back;
+            let stop = failure.is_some();
+            if let Some(f) = &failure {
+                access::streamed(WATCH, &game.request_id, None, Some(f), start);
+            }
+            if tx.send(Ok(status)).await.is_err() {
+                return Ok(());
+            }
+            if stop {
+                // The moves after a bad one are not played.
+                break;
+            }
+        }
+    }
+    Ok(())
+}
