@@ -3,7 +3,7 @@
 
 use qili::Position;
 use qili::rules::tactics::gain::{GainLimits, Query, gain, gains};
-use qili::rules::{Ruleset, tactics::memo};
+use qili::rules::{Context, Ruleset};
 
 fn position(fen: &str) -> Position {
     Position::from_fen_lenient(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -28,13 +28,13 @@ fn a_target_taken_on_the_last_ply_it_can_be_is_won() {
     let pos = position(CHECK_THEN_TAKE);
     let target = "i9".parse().expect("a point");
     for plies in [3, 4, 5, 10] {
-        let _scope = memo::begin(u64::MAX);
+        let mut cx = Context::new(u64::MAX);
         let q = query(plies).targeting(target);
-        let g = gain(&pos, &q);
+        let g = gain(&mut cx, &pos, &q);
         let line: Vec<String> = g.line.iter().map(|m| m.to_string()).collect();
         assert!(g.gains(), "{plies} plies: {g:?}");
         assert_eq!(line[..3], ["a1a9", "e9e8", "a9i9"], "{plies} plies");
-        assert!(gains(&pos, &q).gains, "{plies} plies: the probe");
+        assert!(gains(&mut cx, &pos, &q).gains, "{plies} plies: the probe");
     }
 }
 
@@ -43,9 +43,9 @@ fn a_target_out_of_the_plies_reach_is_not_won() {
     let pos = position(CHECK_THEN_TAKE);
     let target = "i9".parse().expect("a point");
     for plies in [1, 2] {
-        let _scope = memo::begin(u64::MAX);
+        let mut cx = Context::new(u64::MAX);
         let q = query(plies).targeting(target);
-        assert!(!gain(&pos, &q).gains(), "{plies} plies");
-        assert!(!gains(&pos, &q).gains, "{plies} plies: the probe");
+        assert!(!gain(&mut cx, &pos, &q).gains(), "{plies} plies");
+        assert!(!gains(&mut cx, &pos, &q).gains, "{plies} plies: the probe");
     }
 }

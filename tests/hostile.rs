@@ -982,7 +982,8 @@ fn one_account_bounds_all_the_searches_of_a_ruling() {
     after.play_unchecked(qili::Move::new(sq("a6"), sq("a9")));
     let again = after.with_turn_passed().expect("no check on the mover");
     let mut budget = rules::Budget::new(20_000);
-    assert!(rules::mate_by_checks(&again, 13, &mut budget).is_some());
+    let mut cx = rules::Context::new(u64::MAX);
+    assert!(rules::mate_by_checks(&mut cx, &again, 13, &mut budget).is_some());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,9 +12,8 @@ use super::options::Options;
 use super::profile::{ChaseTest, FreePieces, Offers, Profile, ProtectorChase};
 use super::protection::{Assessment, assess, legal_captures};
 use super::report::{Defender, LineMove, Means, Target};
-use super::tactics::gain::{
-    Forbid, Frame, Gain, GainLimits, MATE, Query, gain_above, gains, line_material,
-};
+use super::tactics::context::Context;
+use super::tactics::gain::{Forbid, Frame, Gain, GainLimits, MATE, Query, line_material};
 use super::tactics::graph::AttackGraph;
 use super::tactics::value::{Arithmetic, Material};
 use crate::attacks::{attackers, targets};
@@ -64,68 +63,19 @@ pub struct Offer {
     pub protected: bool,
 }
 
-/// The positions all the net-gain searches of one move have visited, against the move's bound.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Work {
-    /// Positions visited so far.
-    pub nodes: u64,
-    /// The bound for the move.
-    pub max: u64,
-    /// A search was cut short by its bound.
-    pub exhausted: bool,
+/// Whether the side to move of `pos` gains under `q`, with the winning line if so: a null-window
+/// search first, the full one only when it gains (and then only above zero); counted in the
+/// move's account.
+fn winning(cx: &mut Context, pos: &Position, q: &Query) -> Option<Gain> {
+    if !cx.gains_in_move(pos, q) {
+        return None;
+    }
+    Some(cx.gain_in_move(pos, q, 0)).filter(Gain::gains)
 }
 
-impl Work {
-    /// A fresh account with bound `max`.
-    pub fn new(max: u64) -> Work {
-        Work {
-            nodes: 0,
-            max,
-            exhausted: false,
-        }
-    }
-
-    /// `base` with its position bound cut to what is left of the move's.
-    fn limits(&self, base: GainLimits) -> GainLimits {
-        GainLimits {
-            nodes: base.nodes.min(self.max.saturating_sub(self.nodes)),
-            ..base
-        }
-    }
-
-    /// Whether the side to move gains under `q` (a null-window search), counting its positions.
-    fn gains(&mut self, pos: &Position, q: &Query) -> bool {
-        let mut q = q.clone();
-        q.limits = self.limits(q.limits);
-        let p = gains(pos, &q);
-        self.nodes += p.nodes;
-        self.exhausted |= p.exhausted;
-        p.gains
-    }
-
-    /// The winning line under `q`, if the side to move gains: a null-window search first, the
-    /// full one only when it gains (and then only above zero).
-    fn winning(&mut self, pos: &Position, q: &Query) -> Option<Gain> {
-        if !self.gains(pos, q) {
-            return None;
-        }
-        Some(self.search_above(pos, q, 0)).filter(Gain::gains)
-    }
-
-    /// Runs one search, counting its positions.
-    pub(crate) fn search(&mut self, pos: &Position, q: &Query) -> Gain {
-        self.search_above(pos, q, -MATE - 1)
-    }
-
-    /// Runs one search for a gain above `floor`, counting its positions.
-    fn search_above(&mut self, pos: &Position, q: &Query, floor: i32) -> Gain {
-        let mut q = q.clone();
-        q.limits = self.limits(q.limits);
-        let g = gain_above(pos, &q, floor);
-        self.nodes += g.nodes;
-        self.exhausted |= g.exhausted;
-        g
-    }
+/// One search under `q`, counted in the move's account.
+pub(crate) fn search(cx: &mut Context, pos: &Position, q: &Query) -> Gain {
+    cx.gain_in_move(pos, q, -MATE - 1)
 }
 
 /// What the chase test found for a move.
@@ -160,9 +110,9 @@ fn settled(value: i32) -> i32 {
 }
 
 /// The chase judgement of the move in `scene`.
-pub fn chases(scene: &Scene, options: &Options, switches: Switches, work: &mut Work) -> Chases {
-    let judge = Judge::new(scene, options, switches, work);
-    judge.run(work)
+pub fn chases(cx: &mut Context, scene: &Scene, options: &Options, switches: Switches) -> Chases {
+    let judge = Judge::new(scene, options, switches, cx);
+    judge.run(cx)
 }
 
 /// How `Judge::wins` judges a piece: whether the position has a gain at all (else the targeted
@@ -195,7 +145,7 @@ struct Judge<'a> {
 }
 
 impl<'a> Judge<'a> {
-    fn new(scene: &'a Scene, options: &'a Options, switches: Switches, work: &mut Work) -> Self {
+    fn new(scene: &'a Scene, options: &'a Options, switches: Switches, cx: &mut Context) -> Self {
         let profile = options.ruleset.profile();
         let material = profile.material;
         let mut limits = options.limits.gain;
@@ -210,9 +160,9 @@ impl<'a> Judge<'a> {
         if !by_checks {
             limits.checks = 0;
         }
-        let standing_a = standing(&scene.after, Some(scene.m.to), material, limits);
+        let standing_a = standing(cx, &scene.after, Some(scene.m.to), material, limits);
         let qb = Query {
-            frame: common_threats(scene, &standing_a, material, limits),
+            frame: common_threats(cx, scene, &standing_a, material, limits),
             ..Query::new(material, limits)
         };
         let mut forbid = ArrayVec::new();
@@ -222,7 +172,7 @@ impl<'a> Judge<'a> {
             Offers::Exchange {
                 protected_barred_for_all,
             } => {
-                let offers = same_type_pairs(scene, material, limits, work);
+                let offers = same_type_pairs(scene, material, limits, cx);
                 for o in offers.iter().filter(|o| o.accepted) {
                     // The trade is an offer (兑): a threat resting on taking the offered piece
                     // does not count; an unprotected one may still be won by another piece
@@ -257,10 +207,10 @@ impl<'a> Judge<'a> {
         }
     }
 
-    fn run(self, work: &mut Work) -> Chases {
+    fn run(self, cx: &mut Context) -> Chases {
         let a = &self.scene.again;
         let mover = a.turn();
-        let any_gain = work.gains(a, &self.qa);
+        let any_gain = cx.gains_in_move(a, &self.qa);
         let mut out = Vec::new();
         for (sq, piece) in a.board().pieces_of(!mover) {
             if !Material::is_material(piece, sq) {
@@ -268,11 +218,11 @@ impl<'a> Judge<'a> {
             }
             // Every piece is tried when there is a gain at all, so that of two equal lines the
             // one the search happens to find first decides nothing.
-            let assessed = assess(a, &self.graph, sq, self.profile.material, self.limits);
+            let assessed = assess(cx, a, &self.graph, sq, self.profile.material, self.limits);
             if assessed.is_none() && !any_gain {
                 continue;
             }
-            if let Some(t) = self.target(sq, piece, assessed.as_ref(), any_gain, work) {
+            if let Some(t) = self.target(sq, piece, assessed.as_ref(), any_gain, cx) {
                 out.push(t);
             }
         }
@@ -289,7 +239,7 @@ impl<'a> Judge<'a> {
         piece: Piece,
         assessed: Option<&Assessment>,
         any_gain: bool,
-        work: &mut Work,
+        cx: &mut Context,
     ) -> Option<Target> {
         let a = &self.scene.again;
         let won = self.wins(
@@ -301,7 +251,7 @@ impl<'a> Judge<'a> {
                 any_gain,
                 lenient: true,
             },
-            work,
+            cx,
         );
         if won.is_none() && assessed.is_none() {
             return None;
@@ -327,8 +277,8 @@ impl<'a> Judge<'a> {
             Means::Checks
         };
         t.line = LineMove::line(a, &line);
-        t.new = self.is_new(sq, value, work);
-        t.participants = self.participants(sq, &line, &t.defenders, work);
+        t.new = self.is_new(sq, value, cx);
+        t.participants = self.participants(sq, &line, &t.defenders, cx);
         t.joint = t.participants.len() >= 2;
         let (counted, en, zh, article) = self.verdict(&t, piece);
         t.counted = counted;
@@ -348,14 +298,14 @@ impl<'a> Judge<'a> {
         q: &Query,
         assessed: Option<&Assessment>,
         judged: Judged,
-        work: &mut Work,
+        cx: &mut Context,
     ) -> Option<Won> {
         match self.profile.chase_test {
             ChaseTest::NetGain(protector) => {
-                net_gain_wins(pos, sq, q, assessed, judged, protector, work)
+                net_gain_wins(pos, sq, q, assessed, judged, protector, cx)
             }
             ChaseTest::OnPoint => {
-                super::profile::axf::wins(pos, sq, q, assessed?, &self.scene.after, work)
+                super::profile::axf::wins(pos, sq, q, assessed?, &self.scene.after, cx)
             }
         }
     }
@@ -366,14 +316,14 @@ impl<'a> Judge<'a> {
     /// no fixed target until played, so it is compared by value: A's line must win more
     /// (docs/gain.md §2). Values are the searches', so a line ending in mate outweighs any material
     /// (the material along it says nothing of the mate).
-    fn is_new(&self, sq: Square, a_value: i32, work: &mut Work) -> bool {
-        let old = |pos: &Position, sq: Square, work: &mut Work| {
+    fn is_new(&self, sq: Square, a_value: i32, cx: &mut Context) -> bool {
+        let old = |pos: &Position, sq: Square, cx: &mut Context| {
             if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
                 return false;
             }
             let graph = AttackGraph::build(pos.board());
-            let x = assess(pos, &graph, sq, self.profile.material, self.limits);
-            match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, work) {
+            let x = assess(cx, pos, &graph, sq, self.profile.material, self.limits);
+            match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, cx) {
                 None => false,
                 Some(b) => {
                     // Won without a series of checks: the same threat. Only through checks:
@@ -382,16 +332,16 @@ impl<'a> Judge<'a> {
                         checkless: true,
                         ..self.qb.targeting(sq)
                     };
-                    work.gains(pos, &plain) || settled(b.value) >= settled(a_value)
+                    cx.gains_in_move(pos, &plain) || settled(b.value) >= settled(a_value)
                 }
             }
         };
-        if old(&self.scene.before, sq, work) {
+        if old(&self.scene.before, sq, cx) {
             return false;
         }
         if let Some((earlier, check)) = &self.scene.suspended {
             let sq = if check.to == sq { check.from } else { sq };
-            return !old(earlier, sq, work);
+            return !old(earlier, sq, cx);
         }
         true
     }
@@ -408,7 +358,7 @@ impl<'a> Judge<'a> {
         sq: Square,
         line: &[Move],
         defenders: &[Defender],
-        work: &mut Work,
+        cx: &mut Context,
     ) -> Vec<Square> {
         let a = &self.scene.again;
         let mover = a.turn();
@@ -416,8 +366,9 @@ impl<'a> Judge<'a> {
             recaptures_only: true,
             ..self.qa.targeting(sq)
         };
-        let wins =
-            |pos: Option<Position>, work: &mut Work| pos.is_some_and(|p| work.gains(&p, &own));
+        let wins = |pos: Option<Position>, cx: &mut Context| {
+            pos.is_some_and(|p| cx.gains_in_move(&p, &own))
+        };
         let mut attackers: Vec<Square> = attackers(a.board(), sq, mover).into_iter().collect();
         let capturer = capturer_of(a, line, sq);
         match capturer {
@@ -434,14 +385,14 @@ impl<'a> Judge<'a> {
         let alone = attackers
             .iter()
             .copied()
-            .find(|&p| wins(inert(a, &all_but(p), sq), work));
+            .find(|&p| wins(inert(a, &all_but(p), sq), cx));
         let (base, mut out) = match alone {
             Some(p) => (inert(a, &all_but(p), sq).unwrap_or(*a), vec![p]),
             None => {
                 let needed = attackers
                     .iter()
                     .copied()
-                    .filter(|&p| !wins(inert(a, &[p], sq), work))
+                    .filter(|&p| !wins(inert(a, &[p], sq), cx))
                     .collect();
                 (*a, needed)
             }
@@ -459,7 +410,7 @@ impl<'a> Judge<'a> {
             }
             let mut board = *base.board();
             board.set(p, None);
-            if !wins(Position::from_parts(board, mover, 0, 1), work) {
+            if !wins(Position::from_parts(board, mover, 0, 1), cx) {
                 out.push(p);
             }
         }
@@ -554,10 +505,10 @@ fn net_gain_wins(
     assessed: Option<&Assessment>,
     judged: Judged,
     protector: ProtectorChase,
-    work: &mut Work,
+    cx: &mut Context,
 ) -> Option<Won> {
     let Judged { any_gain, lenient } = judged;
-    if any_gain && let Some(g) = work.winning(pos, &q.targeting(sq)) {
+    if any_gain && let Some(g) = winning(cx, pos, &q.targeting(sq)) {
         return Some(Won::from(g));
     }
     let x = assessed?;
@@ -575,7 +526,7 @@ fn net_gain_wins(
         if excluded(q, sq, c) {
             continue;
         }
-        let g = work.search(pos, &q.starting(c));
+        let g = search(cx, pos, &q.starting(c));
         if g.gains() {
             best.keep(g);
             continue;
@@ -735,6 +686,7 @@ fn between(p: Square, a: Square, b: Square) -> bool {
 /// after the move, which the move did nothing to (else a move elsewhere would seem to make new
 /// every gain such a threat spoils in B).
 fn common_threats(
+    cx: &mut Context,
     scene: &Scene,
     standing_a: &[Move],
     material: Arithmetic,
@@ -743,13 +695,13 @@ fn common_threats(
     let Some(b_opp) = scene.before.with_turn_passed() else {
         return Frame::Before;
     };
-    let common: ArrayVec<Move, 48> = standing(&b_opp, None, material, limits)
+    let common: ArrayVec<Move, 48> = standing(cx, &b_opp, None, material, limits)
         .into_iter()
         .filter(|m| standing_a.iter().any(|a| a.to == m.to))
         .collect();
-    let mates = |p: &Position| {
+    let mut mates = |p: &Position| {
         let mut b = super::tactics::mate::Budget::new(limits.mate_nodes);
-        super::tactics::mate::mate_by_checks(p, limits.mate_plies, &mut b).is_some()
+        super::tactics::mate::mate_by_checks(cx, p, limits.mate_plies, &mut b).is_some()
     };
     let old_mates = mates(&b_opp) && mates(&scene.after);
     if common.is_empty() && !old_mates {
@@ -764,6 +716,7 @@ fn common_threats(
 /// The opponent's captures in `after` (it is to move) that win on their point, and every
 /// capture of the piece that just moved to `moved`.
 fn standing(
+    cx: &mut Context,
     after: &Position,
     moved: Option<Square>,
     material: Arithmetic,
@@ -775,8 +728,8 @@ fn standing(
             continue;
         }
         for c in legal_captures(after, sq) {
-            let counts =
-                Some(sq) == moved || super::protection::exchange_wins(after, c, material, limits);
+            let counts = Some(sq) == moved
+                || super::protection::exchange_wins(cx, after, c, material, limits);
             if counts && out.try_push(c).is_err() {
                 return out;
             }
@@ -852,7 +805,7 @@ fn same_type_pairs(
     scene: &Scene,
     material: Arithmetic,
     limits: GainLimits,
-    work: &mut Work,
+    cx: &mut Context,
 ) -> Vec<Offer> {
     let a = &scene.again;
     let after = &scene.after;
@@ -874,9 +827,9 @@ fn same_type_pairs(
             if !after.is_legal(back) {
                 continue;
             }
-            let g = work.search(after, &Query::new(material, limits).starting(back));
+            let g = search(cx, after, &Query::new(material, limits).starting(back));
             let accepted = g.value >= 0 && !g.mates();
-            let protected = assess(a, &graph, theirs, material, limits)
+            let protected = assess(cx, a, &graph, theirs, material, limits)
                 .is_some_and(|x| x.defenders.iter().any(|d: &Defender| d.real));
             out.push(Offer {
                 mine: take.from,

@@ -1,12 +1,13 @@
 //! What a move is (docs/spec.md §3): 将 check, 杀 mate threat, 捉 chase or 闲 idle, with the chase's
 //! targets, their protection, line and participants, and the idle kinds 兑/献/拦/跟.
 
-use super::chase::{Chases, Scene, Switches, Work, chases};
+use super::chase::{Chases, Scene, Switches, chases};
 use super::kinds::{IdleKind, MoveKind};
 use super::options::Options;
 use super::profile::Profile;
 use super::protection::{exchange_wins, legal_captures};
 use super::report::{LineMove, MoveReport, SearchReport, Target};
+use super::tactics::context::Context;
 use super::tactics::mate::{Budget, mate_avoiding, mate_by_checks, mate_line};
 use super::tactics::value::Material;
 use crate::color::Color;
@@ -28,6 +29,7 @@ pub struct Played<'a> {
 
 /// Classifies the legal move `m` played in `played.before` (at index `ply` of the request).
 pub fn classify(
+    cx: &mut Context,
     played: Played<'_>,
     m: Move,
     ply: usize,
@@ -84,11 +86,12 @@ pub fn classify(
         again,
         moved,
     };
-    let mut work = Work::new(options.limits.move_nodes);
+    cx.open_move(options.limits.move_nodes);
     let Chases {
         mut targets,
         offers,
-    } = chases(&scene, options, switches, &mut work);
+    } = chases(cx, &scene, options, switches);
+    let work = cx.move_account();
     report.gain_search.nodes = work.nodes;
     report.gain_search.budget_exhausted = work.exhausted;
 
@@ -112,10 +115,10 @@ pub fn classify(
     let forbid = offers.iter().fold(0, |m, o| m | o.theirs.mask());
     let mut budget = Budget::new(options.limits.mate_nodes);
     let threat = king_answers.is_none()
-        && mate_avoiding(&again, options.limits.mate_plies, &mut budget, forbid).is_some();
+        && mate_avoiding(cx, &again, options.limits.mate_plies, &mut budget, forbid).is_some();
     let threat_new = threat && {
         let mut b = Budget::new(options.limits.mate_nodes);
-        let old = mate_by_checks(before, options.limits.mate_plies, &mut b).is_some();
+        let old = mate_by_checks(cx, before, options.limits.mate_plies, &mut b).is_some();
         budget.nodes += b.nodes;
         budget.exhausted |= b.exhausted;
         !old
@@ -133,16 +136,17 @@ pub fn classify(
     };
     if report.kind == MoveKind::MateThreat {
         let mut b = Budget::new(options.limits.mate_nodes);
-        let line = mate_line(&again, options.limits.mate_plies, &mut b);
+        let line = mate_line(cx, &again, options.limits.mate_plies, &mut b);
         report.mate_line = LineMove::line(&again, &line);
     }
-    report.idle_kinds = idle_kinds(&scene, &targets, &offers, profile, options);
+    report.idle_kinds = idle_kinds(cx, &scene, &targets, &offers, profile, options);
     report.targets = std::mem::take(&mut targets);
     report
 }
 
 /// The idle kinds the move shows (兑/献/拦/跟), for the arbiter.
 fn idle_kinds(
+    cx: &mut Context,
     scene: &Scene,
     targets: &[Target],
     offers: &[super::chase::Offer],
@@ -170,7 +174,7 @@ fn idle_kinds(
         after
             .piece_at(c.from)
             .is_some_and(|p| Material::of(p, c.from) == value && value != Material::ZERO)
-            && !exchange_wins(after, c, profile.material, limits)
+            && !exchange_wins(cx, after, c, profile.material, limits)
             && targets
                 .iter()
                 .any(|t| t.square == c.from && t.attackers.contains(&m.to) && !t.counted)
@@ -182,7 +186,7 @@ fn idle_kinds(
     if value != Material::ZERO
         && legal_captures(after, m.to)
             .into_iter()
-            .any(|c| exchange_wins(after, c, profile.material, limits))
+            .any(|c| exchange_wins(cx, after, c, profile.material, limits))
     {
         kinds.push(IdleKind::Sacrifice);
     }

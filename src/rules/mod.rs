@@ -41,6 +41,7 @@ pub use report::{
     Target,
 };
 pub use ruleset::{Ruleset, UnknownRuleset};
+pub use tactics::context::Context;
 pub use tactics::gain::{Frame, Gain, GainLimits, Query, gain, line_material};
 pub use tactics::graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
 pub use tactics::mate::{Budget, mate_by_checks, mate_line};
@@ -53,114 +54,180 @@ use crate::position::Position;
 use chase::Switches;
 use classify::{Played, annotate, classify};
 
-/// Rules on `moves` (all legal) played from `start`.
+/// Rules on `moves` (all legal) played from `start`, in named stages: find the cycle, classify
+/// each move, summarise each side (with the profile's second look at mutual attacks), decide,
+/// cite, and write the texts. One [`Context`] holds what the stages' searches share.
 pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
-    let scope = tactics::memo::begin(options.limits.ruling_nodes);
-    let ruleset = options.ruleset;
-    let profile = ruleset.profile();
+    let profile = options.ruleset.profile();
     let Some(cycle) = find_cycle(start, moves) else {
         return no_repetition(options);
     };
-    let all = positions(start, moves);
-    let judge_move = |i: usize, switches: Switches| -> MoveReport {
-        let played = Played {
-            before: &all[i],
-            previous: i.checked_sub(1).map(|j| (&all[j], moves[j])),
-        };
-        classify(played, moves[i], i, options, switches)
+    let game = Game {
+        positions: positions(start, moves),
+        moves,
+        cycle,
     };
-    let judge = |switches: BySide<Switches>| -> Vec<MoveReport> {
-        (cycle.start..moves.len())
-            .map(|i| judge_move(i, switches.get(all[i].turn())))
-            .collect()
-    };
-    let summaries = |reports: &[MoveReport]| -> BySide<SideSummary> {
-        let chased = chased_pieces(&all[cycle.start], &moves[cycle.start..], reports);
-        let of = |c: Color| {
-            let mine: Vec<&MoveReport> = reports.iter().filter(|m| m.color == c).collect();
-            let mine_chased: Vec<&Vec<u8>> = reports
-                .iter()
-                .zip(&chased)
-                .filter(|(m, _)| m.color == c && m.kind == MoveKind::Chase)
-                .map(|(_, ids)| ids)
-                .collect();
-            // AXF: a perpetual chase must be aimed at one and the same piece every time.
-            let same_piece = mine_chased.first().is_some_and(|first| {
-                first
-                    .iter()
-                    .any(|id| mine_chased.iter().all(|ids| ids.contains(id)))
-            });
-            verdict::summarise(profile, &mine, same_piece)
-        };
-        BySide {
-            red: of(Color::Red),
-            black: of(Color::Black),
-        }
-    };
-    let mut switches = BySide::<Switches>::default();
-    let mut reports = judge(switches);
-    let mut sides = summaries(&reports);
-    let mut extra_articles: Vec<ArticleId> = Vec::new();
-    // 1999 27.2 / item 11: when the other side attacks perpetually, a pawn's attacks are chases:
-    // judge the allowed side again with its pawns' attacks counted.
-    if let Some(cited) = profile.pawns_chase_in_mutual_attack {
-        for c in Color::ALL {
-            if sides.get(c).forbidden || !sides.get(!c).forbidden {
-                continue;
-            }
-            let mut again = switches;
-            match c {
-                Color::Red => again.red.pawns_chase = true,
-                Color::Black => again.black.pawns_chase = true,
-            }
-            // Only `c`'s moves change with its switches.
-            let rejudged: Vec<MoveReport> = reports
-                .iter()
-                .map(|r| {
-                    if r.color == c {
-                        judge_move(r.ply, again.get(c))
-                    } else {
-                        r.clone()
-                    }
-                })
-                .collect();
-            let resides = summaries(&rejudged);
-            if resides.get(c).forbidden {
-                switches = again;
-                reports = rejudged;
-                sides = resides;
-                extra_articles.extend_from_slice(cited);
-            }
-        }
-    }
+    let mut cx = Context::new(options.limits.ruling_nodes);
+    let mut reports = classify_cycle(&mut cx, &game, options, BySide::default());
+    let mut sides = summarise(profile, &game, &reports);
+    let mutual = mutual_attack(&mut cx, &game, options, &mut reports, &mut sides);
     let search = RulingSearch {
-        nodes: scope.spent(),
+        nodes: cx.spent(),
         max_nodes: options.limits.ruling_nodes,
-        budget_exhausted: scope.exhausted(),
+        budget_exhausted: cx.exhausted(),
     };
-    drop(scope);
-    let texts = options.texts;
-    // The explanation quotes the notes.
-    if texts.notes || texts.explanation {
-        for r in &mut reports {
-            annotate(r);
-        }
-    }
+    drop(cx);
     let decision = decide(profile, sides.red, sides.black, options.told_to_change);
+    let articles = cite(profile, &reports, &sides, &mutual, &decision);
     let side_report = |c: Color| SideReport {
         color: c,
         pattern: sides.get(c).pattern,
         forbidden: sides.get(c).forbidden,
         told_to_change: options.told_to_change.get(c),
     };
-    let red = side_report(Color::Red);
-    let black = side_report(Color::Black);
+    let mut ruling = Ruling {
+        verdict: decision.verdict,
+        ruleset: options.ruleset,
+        repetitions: cycle.repetitions,
+        cycle_start: cycle.start,
+        cycle_length: cycle.length,
+        red: side_report(Color::Red),
+        black: side_report(Color::Black),
+        moves: reports,
+        articles: articles.into_iter().map(explain::article).collect(),
+        explanation_zh: String::new(),
+        explanation_en: String::new(),
+        search,
+    };
+    write_texts(&mut ruling, options.texts);
+    ruling
+}
+
+/// The moves of a dispute, every position of the sequence (the start, then the one after each
+/// move) and the cycle.
+struct Game<'a> {
+    positions: Vec<Position>,
+    moves: &'a [Move],
+    cycle: Cycle,
+}
+
+/// Stage 2: classifies the cycle move at index `i` of the moves.
+fn classify_move(
+    cx: &mut Context,
+    game: &Game<'_>,
+    i: usize,
+    options: &Options,
+    switches: Switches,
+) -> MoveReport {
+    let played = Played {
+        before: &game.positions[i],
+        previous: i
+            .checked_sub(1)
+            .map(|j| (&game.positions[j], game.moves[j])),
+    };
+    classify(cx, played, game.moves[i], i, options, switches)
+}
+
+/// Stage 2: classifies every move of the cycle, each side's with its switches.
+fn classify_cycle(
+    cx: &mut Context,
+    game: &Game<'_>,
+    options: &Options,
+    switches: BySide<Switches>,
+) -> Vec<MoveReport> {
+    (game.cycle.start..game.moves.len())
+        .map(|i| classify_move(cx, game, i, options, switches.get(game.positions[i].turn())))
+        .collect()
+}
+
+/// Stage 3: each side's pattern, whether it is forbidden and whether it is primary (2011 26.8).
+fn summarise(profile: &Profile, game: &Game<'_>, reports: &[MoveReport]) -> BySide<SideSummary> {
+    let start = game.cycle.start;
+    let chased = chased_pieces(&game.positions[start], &game.moves[start..], reports);
+    let of = |c: Color| {
+        let mine: Vec<&MoveReport> = reports.iter().filter(|m| m.color == c).collect();
+        let mine_chased: Vec<&Vec<u8>> = reports
+            .iter()
+            .zip(&chased)
+            .filter(|(m, _)| m.color == c && m.kind == MoveKind::Chase)
+            .map(|(_, ids)| ids)
+            .collect();
+        // AXF: a perpetual chase must be aimed at one and the same piece every time.
+        let same_piece = mine_chased.first().is_some_and(|first| {
+            first
+                .iter()
+                .any(|id| mine_chased.iter().all(|ids| ids.contains(id)))
+        });
+        verdict::summarise(profile, &mine, same_piece)
+    };
+    BySide {
+        red: of(Color::Red),
+        black: of(Color::Black),
+    }
+}
+
+/// Stage 3, the profile's second look (1999 27.2 / item 11): when the other side attacks
+/// perpetually, a pawn's attacks are chases, so a side whose pattern is allowed against a
+/// forbidden one is judged again with its pawns' attacks counted, and keeps that judgement if it
+/// makes its pattern forbidden. Returns the articles it cites.
+fn mutual_attack(
+    cx: &mut Context,
+    game: &Game<'_>,
+    options: &Options,
+    reports: &mut Vec<MoveReport>,
+    sides: &mut BySide<SideSummary>,
+) -> Vec<ArticleId> {
+    let profile = options.ruleset.profile();
+    let mut cited = Vec::new();
+    let Some(articles) = profile.pawns_chase_in_mutual_attack else {
+        return cited;
+    };
+    let mut switches = BySide::<Switches>::default();
+    for c in Color::ALL {
+        if sides.get(c).forbidden || !sides.get(!c).forbidden {
+            continue;
+        }
+        let mut again = switches;
+        match c {
+            Color::Red => again.red.pawns_chase = true,
+            Color::Black => again.black.pawns_chase = true,
+        }
+        // Only `c`'s moves change with its switches.
+        let rejudged: Vec<MoveReport> = reports
+            .iter()
+            .map(|r| {
+                if r.color == c {
+                    classify_move(cx, game, r.ply, options, again.get(c))
+                } else {
+                    r.clone()
+                }
+            })
+            .collect();
+        let resides = summarise(profile, game, &rejudged);
+        if resides.get(c).forbidden {
+            switches = again;
+            *reports = rejudged;
+            *sides = resides;
+            cited.extend_from_slice(articles);
+        }
+    }
+    cited
+}
+
+/// Stage 5: the articles the ruling cites, each once, in the order applied: which patterns are
+/// forbidden, the terms that named the moves (checks and mate threats, 1999), whatever decided
+/// each attacked piece, the second look's, the same-piece rule's (AXF), and the verdict's.
+fn cite(
+    profile: &Profile,
+    reports: &[MoveReport],
+    sides: &BySide<SideSummary>,
+    mutual: &[ArticleId],
+    decision: &Decision,
+) -> Vec<ArticleId> {
     let cites = &profile.citations;
     let mut ids: Vec<ArticleId> = Vec::new();
     ids.extend(cites.patterns);
-    // The articles that named the moves: terms for checks and mate threats (1999), and whatever
-    // decided each attacked piece.
-    for r in &reports {
+    for r in reports {
         match r.kind {
             MoveKind::Check => ids.extend(cites.check),
             MoveKind::MateThreat => ids.extend(cites.mate_threat),
@@ -168,7 +235,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         }
         ids.extend(r.targets.iter().filter_map(|t| t.article));
     }
-    ids.extend(extra_articles);
+    ids.extend_from_slice(mutual);
     if let Some(a) = profile.same_piece
         && Color::ALL
             .into_iter()
@@ -179,20 +246,30 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     ids.extend(decision.articles.iter().copied());
     let mut seen = std::collections::HashSet::new();
     ids.retain(|id| seen.insert(*id));
-    let articles: Vec<Article> = ids.into_iter().map(explain::article).collect();
+    ids
+}
+
+/// Stage 6: the texts the options ask for: each move's note and the explanation, which quotes
+/// the notes and says when the ruling's searches were cut short.
+fn write_texts(ruling: &mut Ruling, texts: Texts) {
+    if texts.notes || texts.explanation {
+        for r in &mut ruling.moves {
+            annotate(r);
+        }
+    }
     let (mut explanation_zh, mut explanation_en) = if texts.explanation {
         explain::explain(
-            decision.verdict,
-            Some((cycle.start, cycle.length, cycle.repetitions)),
-            &reports,
-            [&red, &black],
-            &articles,
+            ruling.verdict,
+            Some((ruling.cycle_start, ruling.cycle_length, ruling.repetitions)),
+            &ruling.moves,
+            [&ruling.red, &ruling.black],
+            &ruling.articles,
         )
     } else {
         (String::new(), String::new())
     };
-    if search.budget_exhausted && texts.explanation {
-        let n = search.max_nodes;
+    if ruling.search.budget_exhausted && texts.explanation {
+        let n = ruling.search.max_nodes;
         explanation_zh.push_str(&format!(
             "本裁决的搜索达到了上限（{n}个局面），其后的搜索被截断，捉与杀可能少判。"
         ));
@@ -200,7 +277,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
             " The ruling's searches reached their bound ({n} positions) and the ones after it were cut short: chases and mate threats may be understated."
         ));
     }
-    for r in &mut reports {
+    for r in &mut ruling.moves {
         let (zh, en) = (
             std::mem::take(&mut r.note_zh),
             std::mem::take(&mut r.note_en),
@@ -209,21 +286,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
             (r.note_zh, r.note_en) = texts.keep(zh, en);
         }
     }
-    let (explanation_zh, explanation_en) = texts.keep(explanation_zh, explanation_en);
-    Ruling {
-        verdict: decision.verdict,
-        ruleset,
-        repetitions: cycle.repetitions,
-        cycle_start: cycle.start,
-        cycle_length: cycle.length,
-        red,
-        black,
-        moves: reports,
-        articles,
-        explanation_zh,
-        explanation_en,
-        search,
-    }
+    (ruling.explanation_zh, ruling.explanation_en) = texts.keep(explanation_zh, explanation_en);
 }
 
 /// For each cycle move, the pieces its counted targets are, as identities that follow the pieces
@@ -297,14 +360,14 @@ pub struct Analysis {
 /// Analyses `position`, or, if `mv` is given, the position after it, judging the move too.
 /// A move that is not legal in `position` is ignored (callers validate it first).
 pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Analysis {
-    let _scope = tactics::memo::begin(options.limits.ruling_nodes);
+    let mut cx = Context::new(options.limits.ruling_nodes);
     let mv = mv.filter(|m| position.is_legal(*m));
     let mut report = mv.map(|m| {
         let played = Played {
             before: position,
             previous: None,
         };
-        classify(played, m, 0, options, Switches::default())
+        classify(&mut cx, played, m, 0, options, Switches::default())
     });
     if let Some(r) = &mut report {
         annotate(r);
@@ -332,6 +395,7 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
                 continue;
             }
             if let Some(a) = protection::assess(
+                &mut cx,
                 &p,
                 &graph,
                 sq,

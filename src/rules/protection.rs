@@ -4,6 +4,7 @@
 
 use super::kinds::Protection;
 use super::report::Defender;
+use super::tactics::context::Context;
 use super::tactics::gain::{Gain, GainLimits, Query, gain, gains};
 use super::tactics::graph::{AttackGraph, Relation};
 use super::tactics::mate::{Budget, mate_by_checks};
@@ -60,8 +61,14 @@ pub fn legal_captures(pos: &Position, sq: Square) -> Vec<Move> {
 /// each side recaptures or stops, a capture after which the other side forces mate loses, and a
 /// recapture after which the capturer forces a mate that was not already on the board is no
 /// recapture (假根). A null-window search: the value is not needed, only its sign.
-pub fn exchange_wins(pos: &Position, m: Move, arithmetic: Arithmetic, limits: GainLimits) -> bool {
-    gains(pos, &exchange_query(m, arithmetic, limits)).gains
+pub fn exchange_wins(
+    cx: &mut Context,
+    pos: &Position,
+    m: Move,
+    arithmetic: Arithmetic,
+    limits: GainLimits,
+) -> bool {
+    gains(cx, pos, &exchange_query(m, arithmetic, limits)).gains
 }
 
 /// The question of the exchange on the point of `m`, `m` first.
@@ -75,13 +82,20 @@ fn exchange_query(m: Move, arithmetic: Arithmetic, limits: GainLimits) -> Query 
 
 /// The exchange on the point of `m` that `m` starts, with its value and line (see
 /// [`exchange_wins`]).
-pub fn exchange(pos: &Position, m: Move, arithmetic: Arithmetic, limits: GainLimits) -> Gain {
-    gain(pos, &exchange_query(m, arithmetic, limits))
+pub fn exchange(
+    cx: &mut Context,
+    pos: &Position,
+    m: Move,
+    arithmetic: Arithmetic,
+    limits: GainLimits,
+) -> Gain {
+    gain(cx, pos, &exchange_query(m, arithmetic, limits))
 }
 
 /// Judges the enemy piece on `sq`, attacked by the side to move of `pos`. `None` when the side to
 /// move has no legal capture of it.
 pub fn assess(
+    cx: &mut Context,
     pos: &Position,
     graph: &AttackGraph,
     sq: Square,
@@ -90,7 +104,7 @@ pub fn assess(
 ) -> Option<Assessment> {
     let exchanges: Vec<(Move, Gain)> = legal_captures(pos, sq)
         .into_iter()
-        .map(|m| (m, exchange(pos, m, arithmetic, limits)))
+        .map(|m| (m, exchange(cx, pos, m, arithmetic, limits)))
         .collect();
     // The best capture; among equals the cheapest capturer (listed first). Between equal
     // capturers (two cannons, say) the capturer takes the one that leaves the weakest root: the
@@ -106,7 +120,7 @@ pub fn assess(
         .iter()
         .filter(|(m, g)| g.value == value && order(m) == cheapest)
         .map(|(m, g)| {
-            let defenders = defenders(pos, graph, *m, limits);
+            let defenders = defenders(cx, pos, graph, *m, limits);
             let protection = protection_of(&defenders, value);
             (*m, g.material, defenders, protection)
         })
@@ -152,6 +166,7 @@ fn weakness(p: Protection) -> u8 {
 /// those the capture itself uncovers; `real` when the recapture is legal and does not let the
 /// capturer force a mate that was not already on the board without it.
 fn defenders(
+    cx: &mut Context,
     pos: &Position,
     graph: &AttackGraph,
     capture: Move,
@@ -160,9 +175,9 @@ fn defenders(
     let sq = capture.to;
     let mut after = *pos;
     after.play_unchecked(capture);
-    let mates = |p: &Position| {
+    let mut mates = |p: &Position| {
         let mut b = Budget::new(limits.mate_nodes);
-        mate_by_checks(p, limits.mate_plies, &mut b).is_some()
+        mate_by_checks(cx, p, limits.mate_plies, &mut b).is_some()
     };
     // A mate the capturer has anyway, recapture or not, does not make a recapture false.
     let standing_mate = after.with_turn_passed().is_some_and(|p| mates(&p));
@@ -212,6 +227,7 @@ mod tests {
         let pos: Position = fen.parse().expect("valid test FEN");
         let graph = AttackGraph::build(pos.board());
         assess(
+            &mut Context::new(u64::MAX),
             &pos,
             &graph,
             sq.parse().expect("square"),

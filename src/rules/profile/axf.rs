@@ -12,10 +12,11 @@ use crate::moves::Move;
 use crate::piece::{Piece, Role};
 use crate::position::Position;
 use crate::rules::article::articles;
-use crate::rules::chase::{Best, Won, Work, excluded};
+use crate::rules::chase::{Best, Won, excluded, search};
 use crate::rules::kinds::{Pattern, Protection};
 use crate::rules::protection::{Assessment, legal_captures};
 use crate::rules::ruleset::Ruleset;
+use crate::rules::tactics::context::Context;
 use crate::rules::tactics::gain::Query;
 use crate::rules::tactics::value::Arithmetic;
 use crate::square::Square;
@@ -151,7 +152,7 @@ pub(crate) fn wins(
     q: &Query,
     x: &Assessment,
     after: &Position,
-    work: &mut Work,
+    cx: &mut Context,
 ) -> Option<Won> {
     let mut best = Best::new(pos);
     for &(c, _) in &x.captures {
@@ -162,7 +163,7 @@ pub(crate) fn wins(
         if free_piece || !counts(pos, sq, c, x, after) || excluded(q, sq, c) {
             continue;
         }
-        let g = work.search(pos, &q.starting(c));
+        let g = search(cx, pos, &q.starting(c));
         if g.gains() {
             best.keep(g);
         }

@@ -10,8 +10,9 @@
 //! [`GainLimits`]: plies, checks per side and positions; a search that runs out of positions
 //! answers with what it has seen, which can only understate the gain.
 
+use super::context::Context;
 use super::mate::{Budget, mate_avoiding, push_checks};
-use super::memo::{self, GENERATED, Generated};
+use super::memo::{GENERATED, Generated, Memo};
 use super::value::{Arithmetic, Material, capture_order};
 use crate::attacks::gives_check;
 use crate::color::Color;
@@ -204,8 +205,9 @@ struct State {
     captured: bool,
 }
 
-struct Searcher<'q> {
+struct Searcher<'q, 'c> {
     q: &'q Query,
+    cx: &'c mut Context,
     root: Color,
     budget: Budget,
     pv: [Line; MAX_PLY + 1],
@@ -215,14 +217,14 @@ struct Searcher<'q> {
 }
 
 /// Searches `pos` for the side to move's best net gain under `q`.
-pub fn gain(pos: &Position, q: &Query) -> Gain {
-    gain_above(pos, q, -MATE - 1)
+pub fn gain(cx: &mut Context, pos: &Position, q: &Query) -> Gain {
+    gain_above(cx, pos, q, -MATE - 1)
 }
 
 /// As [`gain`] when the gain is above `floor`, found with fewer positions; otherwise some value
 /// at most `floor` and its line. Used once [`gains`] has said the gain is above zero.
-pub fn gain_above(pos: &Position, q: &Query, floor: i32) -> Gain {
-    let mut s = Searcher::new(pos, q);
+pub fn gain_above(cx: &mut Context, pos: &Position, q: &Query, floor: i32) -> Gain {
+    let mut s = Searcher::new(cx, pos, q);
     let mut p = *pos;
     let value = s.node(&mut p, None, root_state(q), 0, floor, MATE + 1);
     let line = s.pv[0].clone();
@@ -238,8 +240,8 @@ pub fn gain_above(pos: &Position, q: &Query, floor: i32) -> Gain {
 /// Whether the side to move of `pos` comes out ahead under `q`, without the line or its value:
 /// a null-window search (is the value above zero?), which cuts far more than [`gain`]. The
 /// answer is the one `gain(pos, q).gains()` gives whenever neither search runs out of positions.
-pub fn gains(pos: &Position, q: &Query) -> Probe {
-    let mut s = Searcher::new(pos, q);
+pub fn gains(cx: &mut Context, pos: &Position, q: &Query) -> Probe {
+    let mut s = Searcher::new(cx, pos, q);
     let mut p = *pos;
     let value = s.node(&mut p, None, root_state(q), 0, 0, 1);
     Probe {
@@ -305,9 +307,9 @@ pub fn worth(bal: Material, arithmetic: Arithmetic) -> i32 {
 /// Whether the side to move is in check and whether it has a legal move at all, with its
 /// captures (every legal move when in check: out of check the checks come from their own
 /// generator and quiet moves are never listed) put in `moves`; remembered for the ruling.
-fn generate(pos: &Position, moves: &mut MoveList) -> (bool, bool) {
+fn generate(memo: &mut Memo, pos: &Position, moves: &mut MoveList) -> (bool, bool) {
     let hash = pos.hash();
-    if let Some(known) = memo::generated(hash, moves) {
+    if let Some(known) = memo.generated(hash, moves) {
         return known;
     }
     let us = pos.turn();
@@ -318,16 +320,16 @@ fn generate(pos: &Position, moves: &mut MoveList) -> (bool, bool) {
             moves: moves.iter().copied().collect(),
             any_legal,
         };
-        memo::set_generated(hash, g);
+        memo.set_generated(hash, g);
     }
     (in_check, any_legal)
 }
 
 /// Whether the side to move is in check and whether it has a legal move at all, from the moves
 /// remembered for the position if any.
-fn status(pos: &Position) -> (bool, bool) {
+fn status(memo: &Memo, pos: &Position) -> (bool, bool) {
     let hash = pos.hash();
-    if let Some(known) = memo::generated_status(hash) {
+    if let Some(known) = memo.generated_status(hash) {
         return known;
     }
     let us = pos.turn();
@@ -340,11 +342,12 @@ fn forbidden(state: &State) -> u128 {
     state.forbid.iter().flatten().fold(0, |m, sq| m | sq.mask())
 }
 
-impl<'q> Searcher<'q> {
+impl<'q, 'c> Searcher<'q, 'c> {
     /// A search of `pos` under `q`, with its own position budget.
-    fn new(pos: &Position, q: &'q Query) -> Searcher<'q> {
+    fn new(cx: &'c mut Context, pos: &Position, q: &'q Query) -> Searcher<'q, 'c> {
         Searcher {
             q,
+            cx,
             root: pos.turn(),
             budget: Budget::new(q.limits.nodes),
             pv: Default::default(),
@@ -374,16 +377,16 @@ impl<'q> Searcher<'q> {
         let ours = us == self.root;
         let sign = if ours { 1 } else { -1 };
         let stand = sign * self.leaf(&state);
-        if !self.budget.tick() {
+        if !self.budget.tick(&mut self.cx.left) {
             return stand;
         }
         let plies = usize::from(self.q.limits.plies).min(MAX_PLY);
         let mut moves = MoveList::new();
         // The last ply needs no moves, only whether there are any.
         let (in_check, any_legal) = if ply >= plies {
-            status(pos)
+            status(&self.cx.memo, pos)
         } else {
-            generate(pos, &mut moves)
+            generate(&mut self.cx.memo, pos, &mut moves)
         };
         if !any_legal {
             // Mated, or stalemated (困毙), which also loses; a mate of the opponent is no capture
@@ -727,7 +730,7 @@ impl<'q> Searcher<'q> {
         let lim = self.q.limits;
         let left = self.budget.max_nodes.saturating_sub(self.budget.nodes);
         let mut b = Budget::new(lim.mate_nodes.min(left));
-        let found = mate_avoiding(pos, lim.mate_plies, &mut b, forbid).is_some();
+        let found = mate_avoiding(self.cx, pos, lim.mate_plies, &mut b, forbid).is_some();
         self.budget.nodes += b.nodes;
         self.budget.exhausted |= b.exhausted && b.max_nodes < lim.mate_nodes;
         found

@@ -1,9 +1,10 @@
 //! Forced mate by a series of checks (连续照将将死, the test behind 杀, false roots and "mated at
 //! once"), and the helpers the searches share. Every search counts its positions against a
-//! budget; what one search proves about a position (mated within so many plies, or not) is
-//! remembered for the rest of the ruling.
+//! budget and the ruling's account; what one search proves about a position (mated within so
+//! many plies, or not) is remembered for the rest of the ruling (in its [`Context`]).
 
-use super::memo::{self, Proven};
+use super::context::{Context, spend};
+use super::memo::{Known, Proven};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -29,10 +30,10 @@ impl Budget {
         }
     }
 
-    /// Counts one node; false once the budget, or the ruling's account, is spent.
+    /// Counts one node; false once the budget, or the ruling's account (`left`), is spent.
     #[inline]
-    pub fn tick(&mut self) -> bool {
-        if self.nodes >= self.max_nodes || !memo::spend() {
+    pub(crate) fn tick(&mut self, left: &mut u64) -> bool {
+        if self.nodes >= self.max_nodes || !spend(left) {
             self.exhausted = true;
             return false;
         }
@@ -59,8 +60,13 @@ pub fn push_checks(pos: &Position, out: &mut MoveList) {
 /// Whether the side to move forces mate within `plies` plies with every one of its moves a check
 /// (a series of checks, 连续照将), every defence tried. Mate in one first, then the full depth;
 /// stops when `budget` is spent (then the answer is "no mate found").
-pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option<Move> {
-    mate_avoiding(pos, plies, budget, 0)
+pub fn mate_by_checks(
+    cx: &mut Context,
+    pos: &Position,
+    plies: u32,
+    budget: &mut Budget,
+) -> Option<Move> {
+    mate_avoiding(cx, pos, plies, budget, 0)
 }
 
 /// As [`mate_by_checks`], the attacker never capturing a piece now on one of the points of
@@ -71,6 +77,7 @@ pub fn mate_by_checks(pos: &Position, plies: u32, budget: &mut Budget) -> Option
 /// out of room answers "cut" to every later one with no more room (its budget is then marked
 /// exhausted too), rather than spending the same positions again.
 pub fn mate_avoiding(
+    cx: &mut Context,
     pos: &Position,
     plies: u32,
     budget: &mut Budget,
@@ -78,30 +85,53 @@ pub fn mate_avoiding(
 ) -> Option<Move> {
     let key = pos.hash() ^ forbid_key(forbid) ^ ROOT_KEY;
     let room = budget.max_nodes.saturating_sub(budget.nodes);
-    match memo::root_mate(key, plies, room) {
-        Some(memo::Known::Mate(m)) => return Some(m),
-        Some(memo::Known::NoMate) => return None,
-        Some(memo::Known::Cut) => {
+    match cx.memo.root_mate(key, plies, room) {
+        Some(Known::Mate(m)) => return Some(m),
+        Some(Known::NoMate) => return None,
+        Some(Known::Cut) => {
             budget.exhausted = true;
             return None;
         }
         None => {}
     }
-    let found = memo::with_proven(|t| search_mate(pos, plies, budget, forbid, t));
-    memo::set_root_mate(key, plies, room, found, found.is_none() && budget.exhausted);
+    let found = search_mate(pos, plies, forbid, &mut Mater::new(cx, budget));
+    let cut = found.is_none() && budget.exhausted;
+    cx.memo.set_root_mate(key, plies, room, found, cut);
     found
+}
+
+/// One mate search under way: its budget, the ruling's account and the results proven so far.
+struct Mater<'a> {
+    budget: &'a mut Budget,
+    left: &'a mut u64,
+    proven: Proven<'a>,
+}
+
+impl<'a> Mater<'a> {
+    fn new(cx: &'a mut Context, budget: &'a mut Budget) -> Mater<'a> {
+        let Context { memo, left, .. } = cx;
+        Mater {
+            budget,
+            left,
+            proven: memo.proven(),
+        }
+    }
+
+    /// Counts one position; false once the search's budget or the ruling's account is spent.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.budget.tick(self.left)
+    }
+
+    fn exhausted(&self) -> bool {
+        self.budget.exhausted
+    }
 }
 
 /// Keeps the whole searches' answers apart from the defender's positions in the same table keys.
 const ROOT_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
-fn search_mate(
-    pos: &Position,
-    plies: u32,
-    budget: &mut Budget,
-    forbid: u128,
-    t: &mut Proven,
-) -> Option<Move> {
+fn search_mate(pos: &Position, plies: u32, forbid: u128, s: &mut Mater) -> Option<Move> {
     // The root's checks are generated once for every depth.
     let checks = checking_moves(pos);
     if checks.is_empty() {
@@ -110,10 +140,10 @@ fn search_mate(
     let mut depth = 1;
     while depth <= plies {
         let mut p = *pos;
-        if let Some(m) = mate_root(&mut p, &checks, depth, budget, forbid, t) {
+        if let Some(m) = mate_root(&mut p, &checks, depth, forbid, s) {
             return Some(m);
         }
-        if budget.exhausted {
+        if s.exhausted() {
             return None;
         }
         // Mate in one first, cheaply; then straight to the full depth, since re-searching the
@@ -127,21 +157,20 @@ fn mate_root(
     pos: &mut Position,
     checks: &MoveList,
     plies: u32,
-    budget: &mut Budget,
     forbid: u128,
-    t: &mut Proven,
+    s: &mut Mater,
 ) -> Option<Move> {
     for &m in checks {
         if forbid & m.to.mask() != 0 {
             continue;
         }
         let undo = pos.play_unchecked(m);
-        let found = defender_is_mated(pos, plies - 1, budget, forbid, t);
+        let found = defender_is_mated(pos, plies - 1, forbid, s);
         pos.undo(m, undo);
         if found {
             return Some(m);
         }
-        if budget.exhausted {
+        if s.exhausted() {
             return None;
         }
     }
@@ -149,29 +178,23 @@ fn mate_root(
 }
 
 /// The defender is to move after a check: is it mated now or within `plies` more plies?
-fn defender_is_mated(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    forbid: u128,
-    t: &mut Proven,
-) -> bool {
+fn defender_is_mated(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -> bool {
     let key = pos.hash() ^ forbid_key(forbid);
-    if let Some(known) = t.mated_within(key, plies) {
+    if let Some(known) = s.proven.mated_within(key, plies) {
         return known;
     }
-    if !budget.tick() {
+    if !s.tick() {
         return false;
     }
     let mated = if plies < 2 {
         // No time left for another check: mated only if there is no reply at all.
         !pos.has_legal_move()
     } else {
-        every_reply_mated(pos, plies, budget, forbid, t)
+        every_reply_mated(pos, plies, forbid, s)
     };
     // An answer cut short by the budget is not stored.
-    if !budget.exhausted {
-        t.set_mated_within(key, plies, mated);
+    if !s.exhausted() {
+        s.proven.set_mated_within(key, plies, mated);
     }
     mated
 }
@@ -185,13 +208,7 @@ fn forbid_key(forbid: u128) -> u64 {
 
 /// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
 /// has none.
-fn every_reply_mated(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    forbid: u128,
-    t: &mut Proven,
-) -> bool {
+fn every_reply_mated(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -> bool {
     // The replies are generated as they are tried, the captures of the checking piece first
     // (the likeliest to hold, and the first that holds ends the test): 9 % fewer positions over
     // the corpus than the generator's plain order.
@@ -202,7 +219,7 @@ fn every_reply_mated(
         // piece offered where it was offered.
         let forbid = forbid & !r.from.mask();
         let undo = pos.play_unchecked(r);
-        let mated = attacker_mates(pos, plies - 1, budget, forbid, t);
+        let mated = attacker_mates(pos, plies - 1, forbid, s);
         pos.undo(r, undo);
         !mated
     });
@@ -210,19 +227,13 @@ fn every_reply_mated(
 }
 
 /// The attacker is to move: does some check lead to mate within `plies` plies?
-fn attacker_mates(
-    pos: &mut Position,
-    plies: u32,
-    budget: &mut Budget,
-    forbid: u128,
-    t: &mut Proven,
-) -> bool {
+fn attacker_mates(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -> bool {
     // The attacker's positions are remembered as the defender's are, under their own keys.
     let key = pos.hash() ^ forbid_key(forbid) ^ ATTACKER_KEY;
-    if let Some(known) = t.mated_within(key, plies) {
+    if let Some(known) = s.proven.mated_within(key, plies) {
         return known;
     }
-    if !budget.tick() {
+    if !s.tick() {
         return false;
     }
     let mut found = false;
@@ -233,15 +244,15 @@ fn attacker_mates(
             continue;
         }
         let undo = pos.play_unchecked(m);
-        found = defender_is_mated(pos, plies - 1, budget, forbid, t);
+        found = defender_is_mated(pos, plies - 1, forbid, s);
         pos.undo(m, undo);
-        if found || budget.exhausted {
+        if found || s.exhausted() {
             break;
         }
     }
     // An answer cut short by the budget is not stored.
-    if found || !budget.exhausted {
-        t.set_mated_within(key, plies, found);
+    if found || !s.exhausted() {
+        s.proven.set_mated_within(key, plies, found);
     }
     found
 }
@@ -253,11 +264,11 @@ const ATTACKER_KEY: u64 = 0xC2B2_AE3D_27D4_EB4F;
 /// plies: the attacker's checks and, at each defender's turn, the reply that holds out longest.
 /// Reads the results the search stored for this ruling, re-searching (within `budget`) what was
 /// not stored; empty when no mate is found.
-pub fn mate_line(pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
-    memo::with_proven(|t| line_of_mate(pos, plies, budget, t))
+pub fn mate_line(cx: &mut Context, pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
+    line_of_mate(pos, plies, &mut Mater::new(cx, budget))
 }
 
-fn line_of_mate(pos: &Position, plies: u32, budget: &mut Budget, t: &mut Proven) -> Vec<Move> {
+fn line_of_mate(pos: &Position, plies: u32, s: &mut Mater) -> Vec<Move> {
     let mut line = Vec::new();
     let mut p = *pos;
     let mut left = plies;
@@ -266,7 +277,7 @@ fn line_of_mate(pos: &Position, plies: u32, budget: &mut Budget, t: &mut Proven)
         let Some(m) = checking_moves(&p).into_iter().find(|&m| {
             let mut q = p;
             q.play_unchecked(m);
-            defender_is_mated(&mut q, left - 1, budget, 0, t)
+            defender_is_mated(&mut q, left - 1, 0, s)
         }) else {
             return Vec::new();
         };
@@ -284,7 +295,7 @@ fn line_of_mate(pos: &Position, plies: u32, budget: &mut Budget, t: &mut Proven)
             q.play_unchecked(r);
             let need = (1..left)
                 .step_by(2)
-                .find(|&k| attacker_mates(&mut q, k, budget, 0, t));
+                .find(|&k| attacker_mates(&mut q, k, 0, s));
             let Some(need) = need else {
                 return Vec::new();
             };

@@ -1,14 +1,12 @@
 //! Answers remembered within one ruling. The classification of a cycle asks the same questions of
 //! the same positions many times over (a mate search is made after every capture of every gain
-//! search, in the positions before and after each move), so each thread keeps a small table of
-//! answers, keyed by the position's hash. `begin` starts a new ruling and forgets the last one's
-//! answers, so no request is answered from another's work. The same scope holds the ruling's
-//! account of positions: every search of the ruling draws on it, so no ruling runs away however
-//! many searches its moves need.
+//! search, in the positions before and after each move), so a ruling keeps small tables of
+//! answers, keyed by the position's hash, in its [`Context`](super::context::Context). A new
+//! ruling forgets the last one's answers (a new generation), so no request is answered from
+//! another's work; the tables themselves are kept for the next ruling, not allocated anew.
 
 use crate::moves::{Move, MoveList};
 use arrayvec::ArrayVec;
-use std::cell::{Cell, RefCell};
 
 /// Entries per table (direct-mapped: a newer answer replaces an older one on the same slot).
 const SLOTS: usize = 1 << 13;
@@ -29,6 +27,11 @@ impl<T: Clone> Table<T> {
         Table {
             slots: vec![None; SLOTS],
         }
+    }
+
+    /// A table with no slots, holding nothing (allocates nothing).
+    const fn empty() -> Table<T> {
+        Table { slots: Vec::new() }
     }
 
     #[inline]
@@ -96,7 +99,9 @@ pub struct Generated {
     pub any_legal: bool,
 }
 
-struct Memo {
+/// The answers one ruling remembers: what the mate searches proved (by position), the whole mate
+/// searches' results, and the moves the gain searches generated.
+pub struct Memo {
     generation: u32,
     mated: Table<(u8, bool)>,
     roots: Table<Root>,
@@ -104,7 +109,8 @@ struct Memo {
 }
 
 impl Memo {
-    fn new(generation: u32) -> Memo {
+    /// Empty tables, of generation `generation`.
+    pub fn new(generation: u32) -> Memo {
         Memo {
             generation,
             mated: Table::new(),
@@ -112,74 +118,101 @@ impl Memo {
             generated: Table::new(),
         }
     }
-}
 
-thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(Memo::new(0));
-}
-
-thread_local! {
-    /// Positions left in the account of the ruling under way (unbounded outside a ruling).
-    static LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
-}
-
-/// The ruling under way on this thread; its account closes when this is dropped.
-#[must_use = "the ruling's account closes when the scope is dropped"]
-pub struct Scope {
-    opened: u64,
-}
-
-impl Scope {
-    /// Positions the ruling's searches have visited so far.
-    pub fn spent(&self) -> u64 {
-        self.opened - LEFT.with(Cell::get)
-    }
-
-    /// Whether the account is spent: every search since has been cut short.
-    pub fn exhausted(&self) -> bool {
-        LEFT.with(Cell::get) == 0
-    }
-}
-
-impl Drop for Scope {
-    fn drop(&mut self) {
-        LEFT.with(|l| l.set(u64::MAX));
-    }
-}
-
-/// Draws one position from the ruling's account: false once it is spent.
-#[inline]
-pub fn spend() -> bool {
-    LEFT.with(|l| {
-        let left = l.get();
-        l.set(left.saturating_sub(1));
-        left > 0
-    })
-}
-
-/// Starts a ruling: forgets every remembered answer and opens an account of `positions` for all
-/// its searches, until the returned scope is dropped.
-pub fn begin(positions: u64) -> Scope {
-    forget();
-    LEFT.with(|l| l.set(positions));
-    Scope { opened: positions }
-}
-
-/// Forgets every remembered answer.
-fn forget() {
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        m.generation = m.generation.wrapping_add(1);
-        if m.generation == 0 {
-            // After 2^32 rulings, clear for real rather than confuse old entries with new ones.
-            *m = Memo::new(1);
+    /// No tables at all (what a context leaves behind when it hands its tables on).
+    pub const fn empty() -> Memo {
+        Memo {
+            generation: 0,
+            mated: Table::empty(),
+            roots: Table::empty(),
+            generated: Table::empty(),
         }
-    });
+    }
+
+    /// Whether the tables are there (not [`Memo::empty`]).
+    pub fn is_allocated(&self) -> bool {
+        !self.mated.slots.is_empty()
+    }
+
+    /// Forgets every remembered answer: a new generation.
+    pub fn forget(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 2^32 rulings, clear for real rather than confuse old entries with new ones.
+            *self = Memo::new(1);
+        }
+    }
+
+    /// The mate searches' proven results, borrowed for the length of one search.
+    pub fn proven(&mut self) -> Proven<'_> {
+        Proven {
+            generation: self.generation,
+            table: &mut self.mated,
+        }
+    }
+
+    /// What an earlier whole mate search of this ruling from the position keyed `key` says of one
+    /// within `plies` plies and `room` positions, if anything.
+    pub fn root_mate(&self, key: u64, plies: u32, room: u64) -> Option<Known> {
+        let r = self.roots.get(self.generation, key)?;
+        match r.mate {
+            Some(m) if r.plies <= plies => Some(Known::Mate(m)),
+            None if !r.cut && r.plies >= plies => Some(Known::NoMate),
+            // A shallower search with more room was cut: this deeper or equal one would be.
+            None if r.cut && r.plies <= plies && r.room >= room => Some(Known::Cut),
+            _ => None,
+        }
+    }
+
+    /// Records what a whole mate search from the position keyed `key` found within `plies` plies
+    /// and `room` positions: the mating move, or none, and whether it ran out of room.
+    pub fn set_root_mate(
+        &mut self,
+        key: u64,
+        plies: u32,
+        room: u64,
+        mate: Option<Move>,
+        cut: bool,
+    ) {
+        self.roots.put(
+            self.generation,
+            key,
+            Root {
+                plies,
+                room,
+                mate,
+                cut,
+            },
+        );
+    }
+
+    /// The moves generated at the position with hash `hash` earlier in this ruling, if
+    /// remembered: appended to `moves`, with whether the side to move is in check and has any
+    /// legal move.
+    #[inline]
+    pub fn generated(&self, hash: u64, moves: &mut MoveList) -> Option<(bool, bool)> {
+        let g = self.generated.peek(self.generation, hash)?;
+        moves.extend(g.moves.iter().copied());
+        Some((g.in_check, g.any_legal))
+    }
+
+    /// Whether the side to move is in check and has any legal move at the position with hash
+    /// `hash`, if its moves are remembered.
+    #[inline]
+    pub fn generated_status(&self, hash: u64) -> Option<(bool, bool)> {
+        let g = self.generated.peek(self.generation, hash)?;
+        Some((g.in_check, g.any_legal))
+    }
+
+    /// Remembers the moves generated at the position with hash `hash`.
+    #[inline]
+    pub fn set_generated(&mut self, hash: u64, g: Generated) {
+        self.generated.put(self.generation, hash, g);
+    }
 }
 
 /// The mate searches' proven results of this ruling (mated within so many plies, or not, by
-/// position), borrowed for the length of one search so its positions need no table lookups of
-/// their own through the thread.
+/// position), borrowed for the length of one search.
 pub struct Proven<'a> {
     generation: u32,
     table: &'a mut Table<(u8, bool)>,
@@ -212,82 +245,4 @@ impl Proven<'_> {
             self.table.put(self.generation, hash, (p, mated));
         }
     }
-}
-
-/// Runs `f` with this ruling's proven mate results (the memo stays borrowed meanwhile: `f` must
-/// not reach it another way).
-pub fn with_proven<R>(f: impl FnOnce(&mut Proven<'_>) -> R) -> R {
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        let m = &mut *m;
-        f(&mut Proven {
-            generation: m.generation,
-            table: &mut m.mated,
-        })
-    })
-}
-
-/// What an earlier whole mate search of this ruling from the position keyed `key` says of one
-/// within `plies` plies and `room` positions, if anything.
-pub fn root_mate(key: u64, plies: u32, room: u64) -> Option<Known> {
-    MEMO.with(|t| {
-        let t = t.borrow();
-        let r = t.roots.get(t.generation, key)?;
-        match r.mate {
-            Some(m) if r.plies <= plies => Some(Known::Mate(m)),
-            None if !r.cut && r.plies >= plies => Some(Known::NoMate),
-            // A shallower search with more room was cut: this deeper or equal one would be.
-            None if r.cut && r.plies <= plies && r.room >= room => Some(Known::Cut),
-            _ => None,
-        }
-    })
-}
-
-/// Records what a whole mate search from the position keyed `key` found within `plies` plies
-/// and `room` positions: the mating move, or none, and whether it ran out of room.
-pub fn set_root_mate(key: u64, plies: u32, room: u64, mate: Option<Move>, cut: bool) {
-    MEMO.with(|t| {
-        let mut t = t.borrow_mut();
-        let generation = t.generation;
-        t.roots.put(
-            generation,
-            key,
-            Root {
-                plies,
-                room,
-                mate,
-                cut,
-            },
-        );
-    });
-}
-
-/// The moves generated at the position with hash `hash` earlier in this ruling, if remembered:
-/// appended to `moves`, with whether the side to move is in check and has any legal move.
-pub fn generated(hash: u64, moves: &mut MoveList) -> Option<(bool, bool)> {
-    MEMO.with(|t| {
-        let t = t.borrow();
-        let g = t.generated.peek(t.generation, hash)?;
-        moves.extend(g.moves.iter().copied());
-        Some((g.in_check, g.any_legal))
-    })
-}
-
-/// Whether the side to move is in check and has any legal move at the position with hash
-/// `hash`, if its moves are remembered.
-pub fn generated_status(hash: u64) -> Option<(bool, bool)> {
-    MEMO.with(|t| {
-        let t = t.borrow();
-        let g = t.generated.peek(t.generation, hash)?;
-        Some((g.in_check, g.any_legal))
-    })
-}
-
-/// Remembers the moves generated at the position with hash `hash`.
-pub fn set_generated(hash: u64, g: Generated) {
-    MEMO.with(|t| {
-        let mut t = t.borrow_mut();
-        let generation = t.generation;
-        t.generated.put(generation, hash, g);
-    });
 }

@@ -3,6 +3,7 @@
 //! special case), and forced mates by checks. The rulings (`super`) build on this layer; nothing
 //! here knows about move kinds, patterns or verdicts.
 
+pub mod context;
 pub mod gain;
 pub mod graph;
 pub mod mate;

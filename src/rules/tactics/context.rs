@@ -1,0 +1,131 @@
+//! The state one ruling's searches share, passed `&mut` to each of them (as Pikafish's `Worker`
+//! owns its search history and node count): the answers remembered for the ruling, the ruling's
+//! account of positions, and the account of the move under judgement.
+//!
+//! Three accounts nest: every position any search visits is drawn from the ruling's account
+//! ([`Context::new`]); one move's net-gain searches together draw at most the move's bound
+//! ([`Context::open_move`], the `*_in_move` searches); and each search has its own bound (a
+//! [`Budget`](super::mate::Budget), or `GainLimits::nodes`). A search stops at whichever runs out
+//! first.
+
+use super::gain::{Gain, Probe, Query, gain_above, gains};
+use super::memo::Memo;
+use crate::position::Position;
+use std::cell::Cell;
+
+/// What one ruling's searches share: the remembered answers and the accounts of positions.
+/// Create one per ruling; its tables come from the last context dropped on this thread, so a
+/// ruling allocates nothing for them.
+pub struct Context {
+    /// The answers remembered for this ruling.
+    pub(crate) memo: Memo,
+    /// The ruling's account: positions left for all its searches.
+    pub(crate) left: u64,
+    /// What the ruling's account was opened with.
+    opened: u64,
+    /// The account of the move under judgement (its net-gain searches).
+    step: Account,
+}
+
+/// The positions a group of searches has visited, against the group's bound.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Account {
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// The bound.
+    pub max: u64,
+    /// A search was cut short by its bound.
+    pub exhausted: bool,
+}
+
+thread_local! {
+    /// The tables of the last context dropped on this thread, for the next one.
+    static SPARE: Cell<Memo> = const { Cell::new(Memo::empty()) };
+}
+
+impl Context {
+    /// A ruling's context: nothing remembered, and an account of `positions` for all its
+    /// searches (`u64::MAX` for none).
+    pub fn new(positions: u64) -> Context {
+        let mut memo = SPARE.with(|s| s.replace(Memo::empty()));
+        if memo.is_allocated() {
+            memo.forget();
+        } else {
+            memo = Memo::new(1);
+        }
+        Context {
+            memo,
+            left: positions,
+            opened: positions,
+            step: Account::default(),
+        }
+    }
+
+    /// Positions the ruling's searches have visited so far.
+    pub fn spent(&self) -> u64 {
+        self.opened - self.left
+    }
+
+    /// Whether the ruling's account is spent: every search since has been cut short.
+    pub fn exhausted(&self) -> bool {
+        self.left == 0
+    }
+
+    /// Opens the account of one move's net-gain searches, bounded by `max` positions.
+    pub fn open_move(&mut self, max: u64) {
+        self.step = Account {
+            nodes: 0,
+            max,
+            exhausted: false,
+        };
+    }
+
+    /// What the move's net-gain searches visited since [`Context::open_move`].
+    pub fn move_account(&self) -> Account {
+        self.step
+    }
+
+    /// `q` with its position bound cut to what is left of the move's.
+    fn in_move(&self, q: &Query) -> Query {
+        let mut q = q.clone();
+        q.limits.nodes = q
+            .limits
+            .nodes
+            .min(self.step.max.saturating_sub(self.step.nodes));
+        q
+    }
+
+    /// Whether the side to move gains under `q` (a null-window search), counted in the move's
+    /// account.
+    pub fn gains_in_move(&mut self, pos: &Position, q: &Query) -> bool {
+        let q = self.in_move(q);
+        let p: Probe = gains(self, pos, &q);
+        self.step.nodes += p.nodes;
+        self.step.exhausted |= p.exhausted;
+        p.gains
+    }
+
+    /// The search for a gain above `floor` under `q`, counted in the move's account.
+    pub fn gain_in_move(&mut self, pos: &Position, q: &Query, floor: i32) -> Gain {
+        let q = self.in_move(q);
+        let g = gain_above(self, pos, &q, floor);
+        self.step.nodes += g.nodes;
+        self.step.exhausted |= g.exhausted;
+        g
+    }
+}
+
+/// Draws one position from the ruling's account `left`: false once it is spent.
+#[inline]
+pub(crate) fn spend(left: &mut u64) -> bool {
+    let l = *left;
+    *left = l.saturating_sub(1);
+    l > 0
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        let memo = std::mem::replace(&mut self.memo, Memo::empty());
+        SPARE.with(|s| s.set(memo));
+    }
+}
