@@ -2,7 +2,7 @@
 //! CLI and any client show the same thing), laid out for a person in Chinese, English or both,
 //! moves numbered by round, with a board diagram of every cycle move.
 //!
-//! [`html`] writes the printable HTML (`qili judge --format html`, the consult page); the pieces
+//! `html` writes the printable HTML (`qili judge --format html`, the consult page); the pieces
 //! here (move texts, target texts, the diagram of a move) serve the CLI's text tables too.
 
 mod html;
