@@ -20,6 +20,7 @@ use crate::color::Color;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// What an arrow shows; each kind has its own colour.
@@ -150,20 +151,10 @@ fn y(sq: Square) -> i32 {
     TOP + (9 - i32::from(sq.rank())) * STEP
 }
 
-/// `text` with the characters that are special in XML and HTML escaped.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+/// `text` with the characters special in XML and HTML escaped (`&<>"'`): quick-xml's `escape`,
+/// the one escaping function of the SVG diagrams and the HTML sheet.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    quick_xml::escape::escape(text)
 }
 
 impl Diagram {
