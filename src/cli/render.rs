@@ -6,6 +6,7 @@ use qili::service::pb;
 use qili::sheet::{self, Heading, Lang, heading, terms, words};
 use qili::{Color, Position, Square};
 use std::fmt::Write;
+use unicode_width::UnicodeWidthStr;
 
 /// Which texts to print (`--lang`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -38,30 +39,18 @@ impl LangArg {
     }
 }
 
-/// Display width of `s` in a terminal: CJK and full-width characters take two columns.
-pub fn width(s: &str) -> usize {
-    s.chars().map(|c| if is_wide(c) { 2 } else { 1 }).sum()
-}
-
-fn is_wide(c: char) -> bool {
-    matches!(c as u32,
-        0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6 | 0x20000..=0x3FFFD)
-}
-
-/// `s` padded with spaces to `w` columns.
+/// `s` padded with spaces to `w` columns (a CJK or full-width character takes two).
 pub fn pad(s: &str, w: usize) -> String {
-    format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
+    format!("{s}{}", " ".repeat(w.saturating_sub(s.width())))
 }
 
 /// Rows as columns padded to their widest cell (two spaces apart); a row of one cell is printed
 /// as it is (a note under the row above).
 fn table(head: &[String], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = head.iter().map(|h| width(h)).collect();
+    let mut widths: Vec<usize> = head.iter().map(|h| h.width()).collect();
     for row in rows.iter().filter(|r| r.len() > 1) {
         for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(width(c));
+            *w = (*w).max(c.width());
         }
     }
     let line = |cells: &[String]| {
@@ -188,7 +177,7 @@ pub fn ruling(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
             .iter()
             .map(|s| words::side(lang, terms::color(s.color)))
             .collect();
-        let w = who.iter().map(|s| width(s)).max().unwrap_or(0);
+        let w = who.iter().map(|s| s.width()).max().unwrap_or(0);
         for (s, who) in sides.iter().zip(&who) {
             let pattern =
                 terms::pattern(s.pattern).map_or(String::new(), |p| words::pattern(lang, p));
@@ -327,4 +316,22 @@ fn targets(list: &[pb::Target], lang: Lang) -> String {
         }
     }
     table(&head, &rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cjk_and_full_width_take_two_columns() {
+        assert_eq!(pad("a3b3", 6), "a3b3  ");
+        assert_eq!(pad("车九平八", 10), "车九平八  ");
+        assert_eq!(pad("炮２平１", 9), "炮２平１ ");
+        assert_eq!(pad("长将", 3), "长将", "never cut");
+        let t = table(
+            &["着法".to_string(), "kind".to_string()],
+            &[vec!["h2e2".to_string(), "闲".to_string()]],
+        );
+        assert_eq!(t, "着法  kind\nh2e2  闲\n");
+    }
 }

@@ -7,7 +7,7 @@
 //! forecast, said as such).
 
 use super::judge::{game_number, read_file, ruleset};
-use super::render::{LangArg, width};
+use super::render::LangArg;
 use clap::{Args, ValueEnum};
 use qili::notation::{Notation, write_move};
 use qili::record::Game;
@@ -18,6 +18,7 @@ use qili::{Color, Position};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use unicode_width::UnicodeWidthStr;
 
 /// Output format of `qili scan`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -193,7 +194,7 @@ fn game_text(
     for (k, f) in found.iter().enumerate() {
         let first = MoveAt::new(game, &positions, f.run.first);
         let mark = format!("  [{}] ", k + 1);
-        let indent = " ".repeat(width(&mark));
+        let indent = " ".repeat(mark.width());
         let begins = lang.label(
             &format!("{}起重复（局面出现两次）", first.text(lang)),
             &format!(
