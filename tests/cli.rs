@@ -355,35 +355,35 @@ fn every_case_file_mistake_is_an_error_naming_file_and_line() {
     let mistakes: [(String, &str); 11] = [
         (
             format!(r#"{{"id":"x","rulset":"axf",{moves},"expected":{{"verdict":"draw"}}}}"#),
-            r#"unknown key "rulset""#,
+            "unknown field `rulset`, expected one of `id`, `ruleset`",
         ),
         (
             format!(
                 r#"{{"id":"x","told_to_chnage":{{"red":true}},{moves},"expected":{{"verdict":"draw"}}}}"#
             ),
-            r#"unknown key "told_to_chnage""#,
+            "unknown field `told_to_chnage`, expected one of",
         ),
         (
             format!(
                 r#"{{"id":"x","told_to_change":{{"rde":true}},{moves},"expected":{{"verdict":"draw"}}}}"#
             ),
-            r#"unknown key "rde" in told_to_change"#,
+            "told_to_change: unknown field `rde`, expected `red` or `black`",
         ),
         (
             format!(r#"{{"id":"x",{moves},"expected":{{"verdict":"draw","rde":"idle"}}}}"#),
-            r#"unknown key "rde" in expected"#,
+            "expected: unknown field `rde`, expected one of `verdict`, `red`",
         ),
         (
             format!(r#"{{"id":"x",{moves},"expected":{{}}}}"#),
-            "expected names no verdict",
+            "expected: missing field `verdict`",
         ),
         (
             format!(r#"{{"id":"x",{moves},"expected":{{"red":"idle"}}}}"#),
-            "expected names no verdict",
+            "expected: missing field `verdict`",
         ),
         (
             format!(r#"{{"id":"x",{moves},"expected":{{"verdict":"win"}}}}"#),
-            r#"unknown verdict "win""#,
+            r#"expected.verdict: unknown verdict "win" (one of draw, red_loses,"#,
         ),
         (
             format!(r#"{{"id":"x","fen":"","fen":"",{moves},"expected":{{"verdict":"draw"}}}}"#),
@@ -391,7 +391,7 @@ fn every_case_file_mistake_is_an_error_naming_file_and_line() {
         ),
         (
             format!(r#"{{"id":"x",{moves},"expected":{{"verdict":"draw","moves":["捉","hop"]}}}}"#),
-            r#"unknown move label "hop""#,
+            r#"expected.moves[1]: unknown move label "hop""#,
         ),
         (
             format!(

@@ -7,7 +7,8 @@
 //! assert!(qili::corpus::run(&case).passed);
 //! // A misspelt key is an error, not a default.
 //! let typo = r#"{"id":"x","rulset":"axf","moves":[],"expected":{"verdict":"draw"}}"#;
-//! assert_eq!(qili::corpus::parse_line(typo).unwrap_err(), r#"unknown key "rulset""#);
+//! let err = qili::corpus::parse_line(typo).unwrap_err();
+//! assert!(err.starts_with("unknown field `rulset`, expected one of `id`, `ruleset`"), "{err}");
 //! ```
 
 use crate::request::Request;
@@ -22,8 +23,10 @@ mod report;
 
 pub use report::{Tally, github_annotation, junit};
 
-/// One case: a request and what its ruling must say.
+/// One case: a request and what its ruling must say. A key it does not know is an error, not a
+/// default (`deny_unknown_fields` here, in [`Expected`] and in [`BySide`]).
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Case {
     /// Unique name of the case.
     pub id: String,
@@ -61,26 +64,9 @@ pub struct Case {
     pub origin: String,
 }
 
-/// The top-level keys a case may have.
-const CASE_KEYS: [&str; 11] = [
-    "id",
-    "ruleset",
-    "fen",
-    "moves",
-    "expected",
-    "told_to_change",
-    "defensive_key_point",
-    "article",
-    "source",
-    "note",
-    "known_difference",
-];
-
-/// The keys of `expected`.
-const EXPECTED_KEYS: [&str; 4] = ["verdict", "red", "black", "moves"];
-
 /// The expected parts of a ruling: the verdict, and optionally the labels and the cycle's kinds.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct Expected {
     /// The verdict.
     #[serde(deserialize_with = "verdict_name", serialize_with = "verdict_out")]
@@ -266,8 +252,13 @@ fn ruleset_name<'de, D: Deserializer<'de>>(d: D) -> Result<Ruleset, D::Error> {
 
 fn verdict_name<'de, D: Deserializer<'de>>(d: D) -> Result<Verdict, D::Error> {
     let name = String::deserialize(d)?;
-    Verdict::from_name(&name)
-        .ok_or_else(|| serde::de::Error::custom(format!("unknown verdict {name:?}")))
+    Verdict::from_name(&name).ok_or_else(|| {
+        let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.name()).collect();
+        serde::de::Error::custom(format!(
+            "unknown verdict {name:?} (one of {})",
+            names.join(", ")
+        ))
+    })
 }
 
 fn verdict_out<S: Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
@@ -281,62 +272,47 @@ fn pattern_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Pattern>, D::E
         .ok_or_else(|| serde::de::Error::custom(format!("unknown label {name:?}")))
 }
 
-/// Checks the keys of a case before it is read into [`Case`], so that a misspelt key is an error
-/// rather than a default (serde would name it less plainly, or ignore it in nested objects).
-fn check_keys(value: &serde_json::Value) -> Result<(), String> {
-    let Some(case) = value.as_object() else {
-        return Err("a case is a JSON object, one per line".to_string());
-    };
-    if let Some(key) = case.keys().find(|k| !CASE_KEYS.contains(&k.as_str())) {
-        return Err(format!("unknown key {key:?}"));
-    }
-    for side_key in ["told_to_change", "defensive_key_point"] {
-        if let Some(sides) = case.get(side_key).and_then(|v| v.as_object())
-            && let Some(key) = sides
-                .keys()
-                .find(|k| !["red", "black"].contains(&k.as_str()))
+impl Case {
+    /// What serde cannot check: values that are there but empty.
+    fn check(&self) -> Result<(), String> {
+        if self.id.is_empty() {
+            return Err("id is empty".to_string());
+        }
+        if self
+            .known_difference
+            .as_deref()
+            .is_some_and(|s| s.trim().is_empty())
         {
-            return Err(format!("unknown key {key:?} in {side_key} (red or black)"));
+            return Err(
+                "known_difference is empty: say why qili differs, naming the docs/rules.md section"
+                    .to_string(),
+            );
         }
+        Ok(())
     }
-    if let Some(expected) = case.get("expected").and_then(|v| v.as_object()) {
-        if let Some(key) = expected
-            .keys()
-            .find(|k| !EXPECTED_KEYS.contains(&k.as_str()))
-        {
-            return Err(format!("unknown key {key:?} in expected"));
-        }
-        if !expected.contains_key("verdict") {
-            let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.name()).collect();
-            return Err(format!(
-                "expected names no verdict (expected.verdict: one of {})",
-                names.join(", ")
-            ));
-        }
-    }
-    if case.get("id").and_then(|v| v.as_str()) == Some("") {
-        return Err("id is empty".to_string());
-    }
-    if case
-        .get("known_difference")
-        .and_then(|v| v.as_str())
-        .is_some_and(|s| s.trim().is_empty())
-    {
-        return Err(
-            "known_difference is empty: say why qili differs, naming the docs/rules.md section"
-                .to_string(),
-        );
-    }
-    Ok(())
 }
 
-/// Reads one case from a line of JSON; the error says what is wrong (the caller adds the file
-/// and line).
+/// Reads one case from a line of JSON; the error says what is wrong and where in the case
+/// (`expected: unknown field `rde`, …`); the caller adds the file and line.
 pub fn parse_line(line: &str) -> Result<Case, String> {
-    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| json_error(&e))?;
-    check_keys(&value)?;
-    // From the text rather than the value: serde then also rejects a key given twice.
-    serde_json::from_str(line).map_err(|e| json_error(&e))
+    let mut json = serde_json::Deserializer::from_str(line);
+    let case: Case = serde_path_to_error::deserialize(&mut json).map_err(|e| {
+        let message = json_error(e.inner());
+        let path = e.path().to_string();
+        // An unknown key's path ends with the key, which the message names already.
+        let path = message
+            .strip_prefix("unknown field `")
+            .and_then(|rest| rest.split('`').next())
+            .and_then(|key| path.strip_suffix(key))
+            .map_or(path.as_str(), |parent| parent.trim_end_matches('.'));
+        match path {
+            "." | "" => message,
+            path => format!("{path}: {message}"),
+        }
+    })?;
+    json.end().map_err(|e| json_error(&e))?;
+    case.check()?;
+    Ok(case)
 }
 
 /// serde's message without "at line 1" (a case is one line; the caller names the line).

@@ -6,7 +6,7 @@ use crate::color::Color;
 
 /// A value per side.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct BySide<T> {
     /// Red's value.
     pub red: T,
