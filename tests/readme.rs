@@ -8,6 +8,14 @@
 //! The grpcurl session is checked too, without grpcurl: `describe qili.v1.AdjudicateRequest`
 //! against the proto file, and the `ListRulesets` and `Adjudicate` calls against a `qili serve`
 //! started on a free port, their JSON compared without the fields grpcurl leaves out (defaults).
+//!
+//! Why not trycmd, which checks console blocks of markdown too: it runs one program per `$` line,
+//! without a shell, and the README's examples are written for a reader at a shell (`; echo "exit
+//! $?"`, `> /dev/null; cat /tmp/qili-cases.xml`, `GITHUB_ACTIONS=true qili …`); with trycmd they
+//! would show `? 1` status lines and `[..]` in place of times, and the JUnit file could not be
+//! shown as the reader gets it. The grpcurl half (below) it cannot do at all: it needs grpcurl
+//! and a live server, and compares proto3 JSON without its defaults. What trycmd would replace is
+//! the hundred lines of `examples`, `matches`, `blessed` and `run`.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
