@@ -3,7 +3,7 @@
 
 use qili::notation::{BlackDigits, ChineseStyle, NotationErrorKind, Script, write_chinese};
 use qili::request::Request;
-use qili::rules::{self, BySide, Options, Ruleset, Ruling};
+use qili::rules::{BySide, Options, Ruleset, Ruling};
 use qili::{Notation, Position, parse_move, write_move};
 use std::sync::OnceLock;
 
