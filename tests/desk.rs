@@ -889,6 +889,11 @@ async fn the_page_rules_an_uploaded_gbk_record() {
         facts.contains("ccgc-20.pgn") && facts.contains("ply 63"),
         "{facts}"
     );
+    // The record's tags fill the paperwork.
+    let round = wait_for(client, "#result .paperwork .pw-round dd").await;
+    assert_eq!(round.text().await.expect("text"), "20");
+    let red = wait_for(client, "#result .paperwork .pw-red dd").await;
+    assert_eq!(red.text().await.expect("text"), "棋天大圣");
     // The print view: Chromium prints the page to PDF (the form is left out by the print style).
     let pdf = client
         .print(fantoccini::wd::PrintConfiguration::default())

@@ -98,6 +98,8 @@ pub struct Source {
     pub title: String,
     /// How many moves the whole game has (the dispute may stop earlier).
     pub plies: usize,
+    /// The game's tags (event, round, players, …), for a ruling sheet's paperwork.
+    pub tags: Vec<(String, String)>,
 }
 
 impl Dispute {
@@ -124,6 +126,7 @@ impl Dispute {
                 games: games.len(),
                 title: title(chosen),
                 plies: chosen.moves.len(),
+                tags: chosen.tags.clone(),
             }),
         })
     }

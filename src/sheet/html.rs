@@ -120,7 +120,12 @@ pub fn ruling_fragment(r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang:
 fn facts(h: &mut String, r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) {
     h.push_str("<header class=\"sheet-head\">");
     let _ = write!(h, "<h1>{}</h1>", heading(lang, Heading::Title));
-    paperwork_fields(h, paperwork, lang);
+    // The arbiter's fields first, then the record's tags.
+    let from_record = d
+        .source
+        .as_ref()
+        .map_or_else(Paperwork::default, |s| Paperwork::from_tags(&s.tags));
+    paperwork_fields(h, &paperwork.clone().or(from_record), lang);
     h.push_str("<dl class=\"facts\">");
     for (key, value) in super::facts(&r.ruleset, d, lang) {
         let _ = write!(
