@@ -129,10 +129,15 @@ pub struct Diagram {
 const STEP: i32 = 40;
 /// Radius of a piece disc.
 const RADIUS: i32 = 17;
-const LEFT: i32 = 34;
-const TOP: i32 = 40;
+const LEFT: i32 = 40;
+const TOP: i32 = 46;
 const WIDTH: i32 = LEFT + 8 * STEP + 26;
-const HEIGHT: i32 = TOP + 9 * STEP + 56;
+const HEIGHT: i32 = TOP + 9 * STEP + 60;
+/// How far the file numerals stand outside the board's top and bottom lines: clear of a marked
+/// piece's ring (radius `RADIUS + 4`) on the edge ranks.
+const NUMERALS: i32 = 33;
+/// How far beside a piece standing in its way (a cannon's screen) an arrow passes.
+const DETOUR: f64 = 28.0;
 const LINE: &str = "#5b3a1a";
 const RED: &str = "#c0281c";
 const BLACK: &str = "#1b1b1b";
@@ -229,7 +234,7 @@ impl Diagram {
             mark_ring(&mut out, mark);
         }
         for arrow in &self.arrows {
-            draw_arrow(&mut out, arrow);
+            draw_arrow(&mut out, &self.position, arrow);
         }
         for mark in &self.marks {
             mark_label(&mut out, &self.position, mark);
@@ -327,7 +332,7 @@ impl Diagram {
         // File numbers: black's on top, red's below, then ICCS letters; ranks 0–9 on the left.
         let _ = write!(
             out,
-            "<g font-size=\"13\" text-anchor=\"middle\" dominant-baseline=\"central\">"
+            "<g class=\"coordinates\" font-size=\"13\" text-anchor=\"middle\" dominant-baseline=\"central\">"
         );
         for file in 0..9u8 {
             let xx = LEFT + i32::from(file) * STEP;
@@ -335,11 +340,11 @@ impl Diagram {
             let _ = write!(
                 out,
                 "<text x=\"{xx}\" y=\"{}\" fill=\"{BLACK}\">{}</text><text x=\"{xx}\" y=\"{}\" fill=\"{RED}\">{}</text><text x=\"{xx}\" y=\"{}\" fill=\"#8c7350\" font-size=\"10\" font-family=\"monospace\">{}</text>",
-                top - 24,
+                top - NUMERALS,
                 BLACK_FILES[i],
-                bottom + 24,
+                bottom + NUMERALS,
                 RED_FILES[i],
-                bottom + 42,
+                bottom + NUMERALS + 17,
                 char::from(b'a' + file)
             );
         }
@@ -347,7 +352,7 @@ impl Diagram {
             let _ = write!(
                 out,
                 "<text x=\"{}\" y=\"{}\" fill=\"#8c7350\" font-size=\"10\" font-family=\"monospace\">{rank}</text>",
-                LEFT - 24,
+                LEFT - 30,
                 y(Square::new(0, rank))
             );
         }
@@ -366,6 +371,7 @@ impl Diagram {
         );
         draw_arrow(
             out,
+            &self.position,
             &Arrow {
                 from: m.from,
                 to: m.to,
@@ -431,25 +437,68 @@ fn point_marks(out: &mut String, sq: Square) {
     }
 }
 
-fn draw_arrow(out: &mut String, a: &Arrow) {
-    let (x1, y1) = (f64::from(x(a.from)), f64::from(y(a.from)));
-    let (x2, y2) = (f64::from(x(a.to)), f64::from(y(a.to)));
-    let (dx, dy) = (x2 - x1, y2 - y1);
-    let len = dx.hypot(dy);
-    let (ux, uy) = (dx / len, dy / len);
+/// The points an arrow runs through: from `a.from` to `a.to`, passing beside each piece that stands
+/// between them on their file or rank (a cannon's screen, which a straight arrow would strike
+/// through), on the side towards the board's middle.
+fn arrow_points(position: &Position, a: &Arrow) -> Vec<(f64, f64)> {
+    let centre = |sq: Square| (f64::from(x(sq)), f64::from(y(sq)));
+    let mut points = vec![centre(a.from)];
+    let (df, dr) = (
+        i32::from(a.to.file()) - i32::from(a.from.file()),
+        i32::from(a.to.rank()) - i32::from(a.from.rank()),
+    );
+    if df == 0 || dr == 0 {
+        let steps = df.abs().max(dr.abs());
+        let (sf, sr) = (df.signum(), dr.signum());
+        // Screen directions: a file line detours sideways, a rank line up or down the screen.
+        let side = if df == 0 {
+            (if a.from.file() < 4 { 1.0 } else { -1.0 }, 0.0)
+        } else {
+            (0.0, if a.from.rank() >= 5 { 1.0 } else { -1.0 })
+        };
+        for k in 1..steps {
+            if let Some(sq) = a.from.offset(sf * k, sr * k)
+                && position.piece_at(sq).is_some()
+            {
+                let (cx, cy) = centre(sq);
+                points.push((cx + side.0 * DETOUR, cy + side.1 * DETOUR));
+            }
+        }
+    }
+    points.push(centre(a.to));
+    points
+}
+
+fn draw_arrow(out: &mut String, position: &Position, a: &Arrow) {
+    let points = arrow_points(position, a);
+    let unit = |p: (f64, f64), q: (f64, f64)| {
+        let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+        let len = dx.hypot(dy);
+        ((dx / len, dy / len), len)
+    };
+    let (first, last) = (points[0], points[points.len() - 1]);
+    let before_last = points[points.len() - 2];
+    let ((ux0, uy0), len0) = unit(first, points[1]);
+    let ((ux, uy), len) = unit(before_last, last);
     // From inside the first disc to the edge of the last one; a short arrow (to a neighbouring
     // point) starts at the first disc's centre so that its shaft shows.
     let end = f64::from(RADIUS) + 1.0;
-    let start = if len < 1.5 * f64::from(STEP) {
+    let start = if points.len() == 2 && len0 < 1.5 * f64::from(STEP) {
         0.0
     } else {
         f64::from(RADIUS) * 0.6
     };
-    let (sx, sy) = (x1 + ux * start, y1 + uy * start);
-    let (tx, ty) = (x2 - ux * end, y2 - uy * end);
-    let head = ((len - start - end) * 0.6).min(13.0);
+    let (sx, sy) = (first.0 + ux0 * start, first.1 + uy0 * start);
+    let (tx, ty) = (last.0 - ux * end, last.1 - uy * end);
+    let room = if points.len() == 2 { len - start } else { len };
+    let head = ((room - end) * 0.6).min(13.0);
     let half = head * 0.55;
     let (bx, by) = (tx - ux * head, ty - uy * head);
+    let mut shaft = format!("{sx:.1},{sy:.1}");
+    for p in &points[1..points.len() - 1] {
+        let _ = write!(shaft, " {:.1},{:.1}", p.0, p.1);
+    }
+    let _ = write!(shaft, " {bx:.1},{by:.1}");
     let colour = a.kind.colour();
     let dash = match a.kind {
         ArrowKind::MateThreat | ArrowKind::Defence => " stroke-dasharray=\"6 4\"",
@@ -461,7 +510,7 @@ fn draw_arrow(out: &mut String, a: &Arrow) {
     };
     let _ = write!(
         out,
-        "<g class=\"arrow {}\" data-from=\"{}\" data-to=\"{}\" opacity=\"0.85\"><line x1=\"{sx:.1}\" y1=\"{sy:.1}\" x2=\"{bx:.1}\" y2=\"{by:.1}\" stroke=\"{colour}\" stroke-width=\"{width}\" stroke-linecap=\"round\"{dash}/>\
+        "<g class=\"arrow {}\" data-from=\"{}\" data-to=\"{}\" opacity=\"0.85\"><polyline class=\"shaft\" points=\"{shaft}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{width}\" stroke-linecap=\"round\" stroke-linejoin=\"round\"{dash}/>\
          <polygon points=\"{tx:.1},{ty:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{colour}\"/></g>",
         a.kind.class(),
         a.from,
@@ -487,18 +536,19 @@ fn mark_ring(out: &mut String, m: &Mark) {
 }
 
 /// Where a mark's label goes: below the piece, else above, right or left, on the first side whose
-/// neighbouring point is empty (so the label covers no other piece), else below.
+/// neighbouring point is on the board and empty (so the label covers no other piece and stays off
+/// the file numerals), else below.
 fn label_side(position: &Position, sq: Square) -> (i32, i32) {
-    let free = |df: i32, dr: i32, off_board_ok: bool| match sq.offset(df, dr) {
-        Some(n) => position.piece_at(n).is_none(),
-        None => off_board_ok,
+    let free = |df: i32, dr: i32| {
+        sq.offset(df, dr)
+            .is_some_and(|n| position.piece_at(n).is_none())
     };
     // Screen directions: (dx, dy) with y growing downwards; a rank up is a step up the screen.
     [
-        ((0, 1), free(0, -1, true)),
-        ((0, -1), free(0, 1, true)),
-        ((1, 0), free(1, 0, false)),
-        ((-1, 0), free(-1, 0, false)),
+        ((0, 1), free(0, -1)),
+        ((0, -1), free(0, 1)),
+        ((1, 0), free(1, 0)),
+        ((-1, 0), free(-1, 0)),
     ]
     .into_iter()
     .find(|(_, ok)| *ok)
@@ -570,8 +620,8 @@ mod tests {
         let pos = Position::start();
         // The black cannon on b7: b6 below is empty.
         assert_eq!(label_side(&pos, Square::new(1, 7)), (0, 1));
-        // The black horse on b9: b8 below is empty too; the red rook on a0: below is off the board.
-        assert_eq!(label_side(&pos, Square::new(0, 0)), (0, 1));
+        // The red rook on a0: below is off the board (the file numerals), so above (a1).
+        assert_eq!(label_side(&pos, Square::new(0, 0)), (0, -1));
         // A pawn on e6 with pieces below and above: right (f6) is empty.
         let crowded = Position::from_fen("4k4/9/9/4p4/4P4/9/9/9/9/3K5 w").expect("fen");
         let blocked = Position::from_fen("4k4/9/4r4/4p4/4P4/9/9/9/9/3K5 w").expect("fen");
@@ -600,5 +650,70 @@ mod tests {
         assert_eq!(svg.matches("class=\"arrow ").count(), 2);
         assert!(svg.contains("<title>a &amp; b</title>"));
         assert!(!svg.contains("<marker"));
+    }
+
+    /// Distance from point `p` to the segment `a`–`b`.
+    fn distance(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let t = (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+        (p.0 - a.0 - t * dx).hypot(p.1 - a.1 - t * dy)
+    }
+
+    #[test]
+    fn a_cannons_arrow_passes_beside_its_screen() {
+        // Red's cannon h2 over the pawn h5 onto the horse h7; and along rank 2 over the rook c2.
+        let pos = Position::from_fen("4k4/9/7n1/9/7P1/9/9/1n1R3C1/9/3K5 w").expect("fen");
+        for (from, to, screen) in [
+            (Square::new(7, 2), Square::new(7, 7), Square::new(7, 5)),
+            (Square::new(7, 2), Square::new(1, 2), Square::new(3, 2)),
+        ] {
+            let points = arrow_points(
+                &pos,
+                &Arrow {
+                    from,
+                    to,
+                    kind: ArrowKind::Chase,
+                },
+            );
+            assert_eq!(points.len(), 3, "{from}{to}");
+            let c = (f64::from(x(screen)), f64::from(y(screen)));
+            // The shaft's edge (half its 4-unit width) stays off the screen's disc.
+            for w in points.windows(2) {
+                let d = distance(c, w[0], w[1]);
+                assert!(d > f64::from(RADIUS) + 2.0, "{from}{to}: {d}");
+            }
+        }
+        // A rook's arrow has nothing in its way: straight.
+        let rook = Arrow {
+            from: Square::new(3, 2),
+            to: Square::new(3, 9),
+            kind: ArrowKind::Chase,
+        };
+        assert_eq!(arrow_points(&Position::start(), &rook).len(), 2);
+        let free = Arrow {
+            from: Square::new(3, 2),
+            to: Square::new(3, 5),
+            kind: ArrowKind::Chase,
+        };
+        assert_eq!(arrow_points(&pos, &free).len(), 2);
+        let svg = Diagram::new(&pos)
+            .arrow(Square::new(7, 2), Square::new(7, 7), ArrowKind::Chase)
+            .svg();
+        assert!(svg.contains("class=\"shaft\" points=\""), "{svg}");
+    }
+
+    #[test]
+    fn the_file_numerals_clear_a_marked_piece_on_the_edge_ranks() {
+        // The numerals are 13 units high, centred NUMERALS outside the edge lines; a marked piece's
+        // ring reaches RADIUS + 4 (and its 3-unit stroke) beyond its point.
+        let ring = RADIUS + 4 + 2;
+        assert!(NUMERALS - 7 > ring, "{NUMERALS} {ring}");
+        assert!(
+            TOP - NUMERALS - 7 >= 0,
+            "the top numerals inside the picture"
+        );
+        assert!(NUMERALS + 17 + 6 <= HEIGHT - TOP - 9 * STEP);
+        assert!(LEFT - 30 + 4 < LEFT - ring, "the rank numbers clear file a");
+        assert!(LEFT + 8 * STEP + ring <= WIDTH);
     }
 }

@@ -1047,3 +1047,191 @@ async fn the_printed_sheet_fits_a4_and_letter_and_a_four_ply_cycle_takes_two_a4_
     }
     client.clone().close().await.expect("close");
 }
+
+/// The step the sheet on the page shows.
+async fn current_step(client: &fantoccini::Client) -> Option<String> {
+    attr(client, "#result figure.step.current", "data-step").await
+}
+
+/// Presses `key` where the focus is.
+async fn press(client: &fantoccini::Client, key: fantoccini::key::Key) {
+    client
+        .active_element()
+        .await
+        .expect("the focused element")
+        .send_keys(&char::from(key).to_string())
+        .await
+        .expect("press");
+}
+
+/// Runs `script` (a function body) in the page and returns its JSON result.
+async fn js(client: &fantoccini::Client, script: &str) -> serde_json::Value {
+    client
+        .execute(script, Vec::new())
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {script}"))
+}
+
+#[tokio::test]
+async fn the_pages_frictions_are_gone() {
+    use fantoccini::key::Key;
+    let Some(session) = session("the_pages_frictions_are_gone").await else {
+        return;
+    };
+    let client = &session.client;
+
+    // An empty form asks for the moves, on the moves field.
+    wait_for(client, "#rule")
+        .await
+        .click()
+        .await
+        .expect("submit");
+    let error = wait_for(client, "#error:not([hidden])").await;
+    assert!(error.text().await.expect("text").contains("moves"));
+    assert_eq!(
+        attr(client, "#moves", "aria-invalid").await.as_deref(),
+        Some("true")
+    );
+
+    // The profile menu names each profile in words, in the language chosen.
+    for (i, r) in qili::rules::Ruleset::ALL.iter().enumerate() {
+        let (zh, en) = qili::sheet::words::ruleset_words(*r);
+        let option = wait_for(client, &format!("#ruleset option:nth-child({})", i + 1)).await;
+        let text = option
+            .prop("textContent")
+            .await
+            .expect("text")
+            .unwrap_or_default();
+        assert!(text.contains(zh) && text.contains(en), "{text}");
+    }
+
+    // The file picker offers XQF and DhtmlXQ (text and web pages) besides PGN.
+    let accept = attr(client, "#record-file", "accept")
+        .await
+        .unwrap_or_default();
+    for ext in [".pgn", ".xqf", ".txt", ".htm"] {
+        assert!(accept.split(',').any(|a| a == ext), "{ext} in {accept}");
+    }
+
+    // The arrow keys step through the diagrams right after a ruling (the focus on the button).
+    let case = readme_case();
+    rule_case_on_the_page(client, &case).await;
+    assert_eq!(current_step(client).await.as_deref(), Some("0"));
+    press(client, Key::Right).await;
+    assert_eq!(current_step(client).await.as_deref(), Some("1"));
+    // At the last diagram (reached with the button, which keeps the focus) they still work.
+    for _ in 0..case.moves.len() {
+        wait_for(client, "nav.stepper button.next")
+            .await
+            .click()
+            .await
+            .expect("next");
+    }
+    assert_eq!(current_step(client).await.as_deref(), Some("4"));
+    press(client, Key::Right).await;
+    assert_eq!(current_step(client).await.as_deref(), Some("4"));
+    press(client, Key::Left).await;
+    assert_eq!(current_step(client).await.as_deref(), Some("3"));
+
+    // The cannon's chase arrow (h2g2: g2 over the pawn g6 onto the horse g7) passes beside the
+    // screen: no point of the screen's disc is on the arrow's stroke.
+    press(client, Key::Left).await;
+    press(client, Key::Left).await;
+    assert_eq!(current_step(client).await.as_deref(), Some("1"));
+    let struck = js(
+        client,
+        "var fig = document.querySelector('#result figure.step.current');
+         var shaft = fig.querySelector('.arrow.chase[data-from=g2] .shaft');
+         var disc = fig.querySelector('.piece[data-square=g6] circle:last-of-type');
+         if (!shaft || !disc) return 'missing';
+         var cx = disc.cx.baseVal.value, cy = disc.cy.baseVal.value, r = 17, hit = [];
+         for (var k = 0; k <= 16; k++) {
+           var rr = k === 16 ? 0 : r, a = k * Math.PI / 8;
+           var p = new DOMPoint(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
+           if (shaft.isPointInStroke(p)) hit.push([p.x, p.y]);
+         }
+         return hit;",
+    )
+    .await;
+    assert_eq!(struck, serde_json::json!([]), "the screen's disc is struck");
+
+    // Pieces on rank 0 (the red king d0) and their rings clear the file numerals.
+    let overlaps = js(
+        client,
+        "var out = [];
+         document.querySelectorAll('#result svg.qili-board').forEach(function (svg) {
+           var texts = svg.querySelectorAll('g.coordinates text');
+           svg.querySelectorAll('.piece[data-square$=\"0\"] circle, .piece[data-square$=\"9\"] circle, circle.mark').forEach(function (c) {
+             var a = c.getBBox();
+             texts.forEach(function (t) {
+               var b = t.getBBox();
+               if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+                 out.push(t.textContent);
+             });
+           });
+         });
+         return out;",
+    )
+    .await;
+    assert_eq!(overlaps, serde_json::json!([]), "a numeral under a piece");
+
+    // On a 390-px phone the sheet, its table of moves included, fits the screen's width.
+    cdp(
+        client,
+        "Emulation.setDeviceMetricsOverride",
+        serde_json::json!({"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}),
+    )
+    .await;
+    let wide = js(
+        client,
+        "var w = document.documentElement.clientWidth, out = [];
+         document.querySelectorAll('body *').forEach(function (e) {
+           var r = e.getBoundingClientRect();
+           if (r.width > 0 && r.right > w + 0.5) out.push(e.tagName + '.' + e.getAttribute('class') + ' ' + Math.round(r.right));
+         });
+         return [w, document.documentElement.scrollWidth, out];",
+    )
+    .await;
+    assert_eq!(wide[0], 390, "{wide}");
+    assert_eq!(wide[1], 390, "{wide}");
+    assert_eq!(wide[2], serde_json::json!([]), "{wide}");
+    cdp(
+        client,
+        "Emulation.clearDeviceMetricsOverride",
+        serde_json::json!({}),
+    )
+    .await;
+
+    // The language switch re-renders the sheet shown, at the diagram it was at.
+    let sheet = attr(client, "#result .qili-sheet", "lang").await;
+    assert_eq!(sheet.as_deref(), Some("zh-Hans"));
+    wait_for(client, "#lang option[value=en]")
+        .await
+        .click()
+        .await
+        .expect("English");
+    wait_for(client, "#result .qili-sheet[lang=en]").await;
+    assert_eq!(current_step(client).await.as_deref(), Some("1"));
+    let verdict = wait_for(client, "#result .verdict-line").await;
+    assert_eq!(verdict.text().await.expect("text"), "red loses");
+    let option = wait_for(client, "#ruleset option[value=cxa2011]").await;
+    assert_eq!(
+        option.prop("textContent").await.expect("text").as_deref(),
+        Some("Chinese Xiangqi Association rules, 2011")
+    );
+
+    // An XQF record uploads and lists its game.
+    wait_for(client, "input[name=source][value=record]")
+        .await
+        .click()
+        .await
+        .expect("choose a record");
+    let xqf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/xqf/ccgc-01.xqf");
+    wait_for(client, "#record-file")
+        .await
+        .send_keys(xqf.to_str().expect("utf-8 path"))
+        .await
+        .expect("upload");
+    wait_for(client, "#game option[value='1']").await;
+    client.clone().close().await.expect("close");
+}

@@ -1,5 +1,6 @@
-// Step through a ruling's cycle diagrams one at a time (previous/next, arrow keys, a click on a
-// table row); in print, and without this script, every diagram shows.
+// Step through a ruling's cycle diagrams one at a time (previous/next, the arrow keys, a click on
+// a table row); in print, and without this script, every diagram shows. The arrow keys step the
+// sheet on the page wherever the focus is, unless it is in a field being typed in.
 function qiliSteps(root) {
   root.querySelectorAll(".qili-sheet .steps").forEach(function (box) {
     var figures = box.querySelectorAll("figure.step");
@@ -27,18 +28,30 @@ function qiliSteps(root) {
       figures.forEach(function (f, k) { f.classList.toggle("current", k === at); });
       rows.forEach(function (r) { r.classList.toggle("current", Number(r.dataset.step) === at); });
       count.textContent = at + " / " + (figures.length - 1);
-      prev.disabled = at === 0;
-      next.disabled = at === figures.length - 1;
+      // A button that would do nothing is marked so, but keeps the focus (a disabled button
+      // drops it, and the keys with it).
+      prev.setAttribute("aria-disabled", String(at === 0));
+      next.setAttribute("aria-disabled", String(at === figures.length - 1));
+      sheet.dataset.step = String(at);
     }
     prev.addEventListener("click", function () { show(at - 1); });
     next.addEventListener("click", function () { show(at + 1); });
     rows.forEach(function (r) { r.addEventListener("click", function () { show(Number(r.dataset.step)); }); });
-    sheet.tabIndex = -1;
-    sheet.addEventListener("keydown", function (e) {
-      if (e.key === "ArrowLeft") show(at - 1);
-      if (e.key === "ArrowRight") show(at + 1);
-    });
+    sheet.qiliStep = function (delta) { show(at + delta); };
     show(0);
   });
 }
+
+// The arrow keys step the last sheet shown, unless the focus is in a text field or a menu.
+document.addEventListener("keydown", function (e) {
+  if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+  if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  var t = e.target;
+  if (t && t.closest && t.closest("input, textarea, select, [contenteditable]")) return;
+  var sheets = document.querySelectorAll(".qili-sheet");
+  var sheet = sheets[sheets.length - 1];
+  if (!sheet || !sheet.qiliStep) return;
+  sheet.qiliStep(e.key === "ArrowLeft" ? -1 : 1);
+  e.preventDefault();
+});
 document.addEventListener("DOMContentLoaded", function () { qiliSteps(document); });

@@ -133,9 +133,10 @@ pub fn allowed(lang: Lang, forbidden: bool) -> String {
     }
 }
 
-/// The profile with its rule book.
-pub fn ruleset(lang: Lang, r: Ruleset) -> String {
-    let (zh, en) = match r {
+/// The profile's rule book in words, in Chinese and in English (the page's profile menu says the
+/// same).
+pub fn ruleset_words(r: Ruleset) -> (&'static str, &'static str) {
+    match r {
         Ruleset::Cxa1999 => (
             "中国象棋协会1999年规则",
             "Chinese Xiangqi Association rules, 1999",
@@ -145,7 +146,12 @@ pub fn ruleset(lang: Lang, r: Ruleset) -> String {
             "Chinese Xiangqi Association rules, 2011",
         ),
         Ruleset::Axf => ("亚洲象棋联合会规则", "Asian Xiangqi Federation rules"),
-    };
+    }
+}
+
+/// The profile with its rule book.
+pub fn ruleset(lang: Lang, r: Ruleset) -> String {
+    let (zh, en) = ruleset_words(r);
     match lang {
         Lang::Zh => format!("{}（{zh}）", r.name()),
         _ => format!("{} ({})", r.name(), lang.label(zh, en)),

@@ -12,6 +12,23 @@
     defensive_key_point: "key-red"
   };
 
+  function lang() {
+    return document.getElementById("lang").value;
+  }
+
+  // A message in the language chosen (both: Chinese, then English).
+  function say(zh, en) {
+    return { zh: zh, en: en }[lang()] || zh + "\n" + en;
+  }
+
+  // The profile menu names each profile in words, in the language chosen.
+  function relabel() {
+    document.querySelectorAll("#ruleset option[data-zh]").forEach(function (o) {
+      o.textContent = { zh: o.dataset.zh, en: o.dataset.en }[lang()] ||
+        o.dataset.zh + " · " + o.dataset.en;
+    });
+  }
+
   function base64(bytes) {
     var out = "";
     for (var i = 0; i < bytes.length; i += 0x8000) {
@@ -73,13 +90,15 @@
     post("/desk/record", { record: record.bytes, name: record.name })
       .then(function (r) { return r.json(); })
       .then(function (answer) {
+        var chosen = select.dataset.chosen;
         answer.games.forEach(function (g) {
-          var lang = document.getElementById("lang").value;
-          var length = { zh: "共" + g.plies + "着", en: g.plies + " plies" }[lang] ||
-            "共" + g.plies + "着 " + g.plies + " plies";
-          var title = (g.title ? g.title + ", " : "") + length;
-          select.add(new Option(g.number + ". " + title, String(g.number)));
+          var length = say("共" + g.plies + "着", g.plies + " plies");
+          var title = (g.title ? g.title + (lang() === "zh" ? "，" : ", ") : "") +
+            length.replace("\n", " ");
+          var number = say("第" + g.number + "局", g.number + ".").replace("\n", " ");
+          select.add(new Option(number + " " + title, String(g.number)));
         });
+        if (chosen) select.value = chosen;
       })
       .catch(showError);
   }
@@ -109,19 +128,33 @@
     r.addEventListener("change", showPanes);
   });
 
-  document.getElementById("lang").addEventListener("change", function (e) {
-    document.body.className = "lang-" + e.target.value;
+  document.getElementById("game").addEventListener("change", function (e) {
+    e.target.dataset.chosen = e.target.value;
+  });
+
+  // A new language re-labels the form and re-renders what is shown in it.
+  document.getElementById("lang").addEventListener("change", function () {
+    document.body.className = "lang-" + lang();
+    relabel();
+    if (record.bytes) listGames();
+    if (result.querySelector(".qili-sheet")) rule();
   });
 
   document.getElementById("print").addEventListener("click", function () { window.print(); });
 
+  // The server's profiles: their descriptions as tooltips; one the page does not know is added by
+  // its name.
   fetch("/v1/rulesets").then(function (r) { return r.json(); }).then(function (answer) {
     var select = document.getElementById("ruleset");
-    select.innerHTML = "";
     answer.rulesets.forEach(function (r) {
-      var option = new Option(r.name, r.name, r.isDefault, r.isDefault);
+      var option = Array.prototype.find.call(select.options, function (o) {
+        return o.value === r.name;
+      });
+      if (!option) {
+        option = new Option(r.name, r.name);
+        select.add(option);
+      }
       option.title = r.description;
-      select.add(option);
     });
   }).catch(function () { /* the built-in list stays */ });
 
@@ -143,6 +176,14 @@
 
   form.addEventListener("submit", function (e) {
     e.preventDefault();
+    rule();
+  });
+
+  // Sends the form to /desk/ruling and shows the sheet (or the error on its field); a sheet shown
+  // again (in another language) keeps the diagram it was at.
+  function rule() {
+    var shown = result.querySelector(".qili-sheet");
+    var step = shown ? Number(shown.dataset.step || 0) : -1;
     clearError();
     var checked = function (id) { return document.getElementById(id).checked; };
     var body = {
@@ -159,12 +200,19 @@
       if (game) body.game = Number(game);
       body.at = document.getElementById("at").value;
       if (!record.bytes) {
-        showError({ field: "record", message: "record: choose a file or paste a record" });
+        showError({ field: "record", message: say("棋谱：请上传或贴入棋谱",
+          "record: choose a file or paste a record") });
         return;
       }
     } else {
       body.fen = document.getElementById("fen").value;
       body.moves = document.getElementById("moves").value;
+      if (!body.moves.trim()) {
+        showError({ field: "moves", message: say(
+          "着法：请填入走到重复局面的着法（ICCS、WXF 或中文纵线），或改为上传棋谱",
+          "moves: type the moves that led to the repeated position (ICCS, WXF or Chinese notation), or upload a record") });
+        return;
+      }
     }
     document.body.classList.add("busy");
     post("/desk/ruling", body)
@@ -173,14 +221,17 @@
         result.innerHTML = html;
         qiliSteps(result);
         var sheet = result.querySelector(".qili-sheet");
-        if (sheet) sheet.scrollIntoView({ behavior: "smooth", block: "start" });
+        if (!sheet) return;
+        if (step > 0 && sheet.qiliStep) sheet.qiliStep(step);
+        if (step < 0) sheet.scrollIntoView({ behavior: "smooth", block: "start" });
       })
       .catch(function (err) {
         result.innerHTML = "";
         showError(err);
       })
       .finally(function () { document.body.classList.remove("busy"); });
-  });
+  }
 
   showPanes();
+  relabel();
 })();
