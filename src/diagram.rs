@@ -138,6 +138,18 @@ const HEIGHT: i32 = TOP + 9 * STEP + 60;
 const NUMERALS: i32 = 33;
 /// How far beside a piece standing in its way (a cannon's screen) an arrow passes.
 const DETOUR: f64 = 28.0;
+
+// The coordinates clear a marked piece on the board's edges: the numerals are 13 units high and
+// centred NUMERALS outside the edge lines (the ICCS letters, 10 high, 17 further), the rank numbers
+// about 6 wide centred 30 left of file a; a marked piece's ring reaches RADIUS + 4, plus its stroke.
+const _: () = {
+    let ring = RADIUS + 4 + 2;
+    assert!(NUMERALS - 7 > ring);
+    assert!(TOP - NUMERALS - 7 >= 0);
+    assert!(NUMERALS + 17 + 6 <= HEIGHT - TOP - 9 * STEP);
+    assert!(30 - 4 > ring);
+    assert!(8 * STEP + ring <= WIDTH - LEFT);
+};
 const LINE: &str = "#5b3a1a";
 const RED: &str = "#c0281c";
 const BLACK: &str = "#1b1b1b";
@@ -700,20 +712,5 @@ mod tests {
             .arrow(Square::new(7, 2), Square::new(7, 7), ArrowKind::Chase)
             .svg();
         assert!(svg.contains("class=\"shaft\" points=\""), "{svg}");
-    }
-
-    #[test]
-    fn the_file_numerals_clear_a_marked_piece_on_the_edge_ranks() {
-        // The numerals are 13 units high, centred NUMERALS outside the edge lines; a marked piece's
-        // ring reaches RADIUS + 4 (and its 3-unit stroke) beyond its point.
-        let ring = RADIUS + 4 + 2;
-        assert!(NUMERALS - 7 > ring, "{NUMERALS} {ring}");
-        assert!(
-            TOP - NUMERALS - 7 >= 0,
-            "the top numerals inside the picture"
-        );
-        assert!(NUMERALS + 17 + 6 <= HEIGHT - TOP - 9 * STEP);
-        assert!(LEFT - 30 + 4 < LEFT - ring, "the rank numbers clear file a");
-        assert!(LEFT + 8 * STEP + ring <= WIDTH);
     }
 }
