@@ -6,12 +6,11 @@
 //! The two positions are netted differently: in B every answer of the opponent counts, in A only
 //! what the line itself exposes (see [`Frame`]).
 
-use super::article::ArticleId;
 use super::kinds::Protection;
 use super::options::Options;
 use super::profile::{ChaseTest, FreePieces, Offers, Profile, ProtectorChase};
 use super::protection::{Assessment, assess, legal_captures};
-use super::report::{Defender, LineMove, Means, Target};
+use super::report::{Defender, LineMove, Means, Target, Why};
 use super::tactics::context::Context;
 use super::tactics::gain::{Forbid, Frame, Gain, GainLimits, MATE, Query, line_material};
 use super::tactics::graph::AttackGraph;
@@ -258,15 +257,10 @@ impl<'a> Judge<'a> {
         }
         let mut t = base_target(a, sq, piece, assessed);
         let Some(Won { line, value }) = won else {
-            t.reason = if assessed.is_some_and(|x| x.gains()) {
-                "the exchange on its point wins, but the line that follows does not".into()
+            t.why = if assessed.is_some_and(|x| x.gains()) {
+                Why::LineLoses
             } else {
-                "capturing it wins nothing".into()
-            };
-            t.reason_zh = if assessed.is_some_and(|x| x.gains()) {
-                "吃子后对方还击，得不偿失".into()
-            } else {
-                "吃子不能得子".into()
+                Why::WinsNothing
             };
             return Some(t);
         };
@@ -280,11 +274,8 @@ impl<'a> Judge<'a> {
         t.new = self.is_new(sq, value, cx);
         t.participants = self.participants(sq, &line, &t.defenders, cx);
         t.joint = t.participants.len() >= 2;
-        let (counted, en, zh, article) = self.verdict(&t, piece);
-        t.counted = counted;
-        t.reason = en;
-        t.reason_zh = zh;
-        t.article = article;
+        t.why = self.verdict(&t, piece);
+        t.counted = matches!(t.why, Why::Chase(_));
         Some(t)
     }
 
@@ -418,34 +409,18 @@ impl<'a> Judge<'a> {
         out
     }
 
-    /// Whether a new gain on `t` counts under the profile, and why.
-    fn verdict(&self, t: &Target, piece: Piece) -> (bool, String, String, Option<ArticleId>) {
+    /// Whether a new gain on `t` counts under the profile (`Why::Chase`), and why.
+    fn verdict(&self, t: &Target, piece: Piece) -> Why {
         let profile = self.profile;
         let mover = self.scene.again.turn();
         if !t.new {
-            return (
-                false,
-                "it could already be won before this move (从捉到捉, item 6)".into(),
-                "走子前已可得此子（从捉到捉）".into(),
-                Some(profile.chase_articles.not_new),
-            );
+            return Why::NotNew(profile.chase_articles.not_new);
         }
         if matches!(piece.role, Role::Advisor | Role::Elephant) && self.key_point(mover) {
-            let asserted = self.options.defensive_key_point.get(mover);
-            return (
-                false,
-                if asserted {
-                    "the mover holds a defensive key point; attacks on advisors and elephants are idle".into()
-                } else {
-                    "the mover's only attacking piece holds the key drawing point (plain from the position): attacks on advisors and elephants are idle".into()
-                },
-                if asserted {
-                    "占据防守要点，附带捉士相按闲处理".into()
-                } else {
-                    "单一攻子占据守和要点（局面显见），附带捉士相按闲处理".into()
-                },
-                Some(profile.key_point.article),
-            );
+            return Why::KeyPoint {
+                asserted: self.options.defensive_key_point.get(mover),
+                article: profile.key_point.article,
+            };
         }
         if let Some(article) = profile.pinned_rook
             && let Some(cannon) =
@@ -454,20 +429,13 @@ impl<'a> Judge<'a> {
                 .first()
                 .is_some_and(|m| m.iccs.starts_with(&self.scene.m.to.to_string()))
         {
-            let (en, zh) = super::profile::axf::pinned_rook_reason(cannon);
-            return (false, en, zh, Some(article));
+            return Why::PinnedRook { cannon, article };
         }
-        let article = if t.means == Means::Checks {
+        Why::Chase(if t.means == Means::Checks {
             profile.chase_articles.by_checks
         } else {
             profile.chase_articles.chase
-        };
-        (
-            true,
-            chase_reason_en(t, piece),
-            chase_reason_zh(t, piece),
-            Some(article),
-        )
+        })
     }
 
     /// Whether the mover's side is taken to hold a defensive key point: asserted by the request,
@@ -608,6 +576,7 @@ fn base_target(pos: &Position, sq: Square, piece: Piece, x: Option<&Assessment>)
         reason: String::new(),
         reason_zh: String::new(),
         article: None,
+        why: Why::WinsNothing,
     }
 }
 
@@ -840,54 +809,4 @@ fn same_type_pairs(
         }
     }
     out
-}
-
-fn chase_reason_en(t: &Target, piece: Piece) -> String {
-    let how = match (t.means, t.protection) {
-        (Means::Checks, _) => "by a series of checks".to_string(),
-        (_, Protection::Unprotected) => "it is unprotected".to_string(),
-        (_, Protection::FalseRoot) => {
-            "its protector cannot really recapture (false root)".to_string()
-        }
-        (_, Protection::InsufficientRoot) => {
-            "the complete exchange wins material (insufficient root)".to_string()
-        }
-        _ => "the line that follows wins material".to_string(),
-    };
-    let line: Vec<&str> = t.line.iter().map(|m| m.iccs.as_str()).collect();
-    let mut s = format!(
-        "new threat to win the {} {} on {}: {how}",
-        piece.color.name(),
-        piece.role.name(),
-        t.square
-    );
-    // The balance is shown when the line comes out ahead; a chase of an unprotected piece may
-    // stand although the answer costs more (2011 26.5, 1999 item 4).
-    match t.line.len() {
-        0 | 1 => {}
-        _ if t.gain > 0 => s.push_str(&format!(" ({}, nets {})", line.join(" "), t.gain)),
-        _ => s.push_str(&format!(" (line {})", line.join(" "))),
-    }
-    if t.joint {
-        let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
-        s.push_str(&format!("; a joint chase by {}", ps.join(", ")));
-    }
-    s
-}
-
-fn chase_reason_zh(t: &Target, piece: Piece) -> String {
-    let mut s = format!("捉{}{}", t.protection.chinese(), piece.chinese());
-    if t.line.len() > 1 {
-        let line: Vec<&str> = t.line.iter().map(|m| m.chinese.as_str()).collect();
-        if t.gain > 0 {
-            s.push_str(&format!("（{}，净得{}）", line.join("，"), t.gain));
-        } else {
-            s.push_str(&format!("（{}）", line.join("，")));
-        }
-    }
-    if t.joint {
-        let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
-        s.push_str(&format!("，联合捉子（{}）", ps.join("、")));
-    }
-    s
 }

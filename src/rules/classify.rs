@@ -6,7 +6,7 @@ use super::kinds::{IdleKind, MoveKind};
 use super::options::Options;
 use super::profile::Profile;
 use super::protection::{exchange_wins, legal_captures};
-use super::report::{LineMove, MoveReport, SearchReport, Target};
+use super::report::{LineMove, MoveReport, SearchReport, Target, Why};
 use super::tactics::context::Context;
 use super::tactics::mate::{Budget, mate_avoiding, mate_by_checks, mate_line};
 use super::tactics::value::Material;
@@ -102,9 +102,7 @@ pub fn classify(
     if let Some(article) = king_answers {
         for t in targets.iter_mut().filter(|t| t.counted) {
             t.counted = false;
-            t.reason = "made by the king answering a check: idle (2011 26.1.2)".into();
-            t.reason_zh = "帅（将）应将时产生的捉，按闲处理".into();
-            t.article = Some(article);
+            t.why = Why::KingAnsweringCheck(article);
         }
     }
     let chase = targets.iter().any(|t| t.counted);
@@ -231,62 +229,4 @@ fn blocks(before: &Position, after: &Position, m: Move) -> bool {
         moves.iter().filter(|mv| mv.to != m.to).count()
     };
     count(after.board()) < count(&open)
-}
-
-/// Short notes on a move for the explanation, in Chinese and English.
-pub fn annotate(report: &mut MoveReport) {
-    let side_zh = report.color.chinese();
-    let side_en = report.color.name();
-    let counted: Vec<&Target> = report.targets.iter().filter(|t| t.counted).collect();
-    let (zh, en) = match report.kind {
-        MoveKind::Check => ("将".to_string(), "check".to_string()),
-        MoveKind::MateThreat => {
-            let line_zh: Vec<&str> = report
-                .mate_line
-                .iter()
-                .map(|m| m.chinese.as_str())
-                .collect();
-            let line_en: Vec<&str> = report.mate_line.iter().map(|m| m.iccs.as_str()).collect();
-            if line_zh.is_empty() {
-                (
-                    "杀（下一着可连续照将将死对方）".to_string(),
-                    "mate threat (could mate next move by a series of checks)".to_string(),
-                )
-            } else {
-                (
-                    format!("杀：{}", line_zh.join("，")),
-                    format!("mate threat: {}", line_en.join(" ")),
-                )
-            }
-        }
-        MoveKind::Chase => (
-            counted
-                .iter()
-                .map(|t| t.reason_zh.clone())
-                .collect::<Vec<_>>()
-                .join("、"),
-            format!(
-                "chase: {}",
-                counted
-                    .iter()
-                    .map(|t| t.reason.clone())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-        ),
-        MoveKind::Idle => {
-            let kinds_zh: String = report.idle_kinds.iter().map(|k| k.chinese()).collect();
-            let kinds_en: Vec<&str> = report.idle_kinds.iter().map(|k| k.name()).collect();
-            if kinds_zh.is_empty() {
-                ("闲".to_string(), "idle".to_string())
-            } else {
-                (
-                    format!("闲（{kinds_zh}）"),
-                    format!("idle ({})", kinds_en.join(", ")),
-                )
-            }
-        }
-    };
-    report.note_zh = format!("{side_zh}{}（{zh}）", report.chinese);
-    report.note_en = format!("{side_en} {} ({}): {en}", report.iccs, report.chinese);
 }

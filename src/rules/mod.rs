@@ -19,7 +19,6 @@ pub mod article;
 mod chase;
 mod classify;
 mod cycle;
-mod explain;
 mod kinds;
 mod options;
 pub mod profile;
@@ -28,17 +27,17 @@ mod report;
 mod ruleset;
 pub mod tactics;
 mod verdict;
+pub mod words;
 
 pub use article::{ArticleId, ArticleText};
 pub use cycle::{Cycle, find_cycle, positions};
-pub use explain::article;
 pub use kinds::{IdleKind, MoveKind, Pattern, Protection, Verdict};
 pub use options::{BySide, Options, RULING_NODES, SearchLimits, Texts};
 pub use profile::{ClaimantChecks, GameRules, NaturalLimitRule, PROFILES, Profile};
 pub use protection::legal_captures;
 pub use report::{
     Article, Defender, LineMove, Means, MoveReport, Ruling, RulingSearch, SearchReport, SideReport,
-    Target,
+    Target, Why,
 };
 pub use ruleset::{Ruleset, UnknownRuleset};
 pub use tactics::context::Context;
@@ -47,12 +46,13 @@ pub use tactics::graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
 pub use tactics::mate::{Budget, mate_by_checks, mate_line};
 pub use tactics::value::{Arithmetic, Material};
 pub use verdict::{Decision, SideSummary, decide};
+pub use words::article;
 
 use crate::color::Color;
 use crate::moves::Move;
 use crate::position::Position;
 use chase::Switches;
-use classify::{Played, annotate, classify};
+use classify::{Played, classify};
 
 /// Rules on `moves` (all legal) played from `start`, in named stages: find the cycle, classify
 /// each move, summarise each side (with the profile's second look at mutual attacks), decide,
@@ -94,12 +94,12 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         red: side_report(Color::Red),
         black: side_report(Color::Black),
         moves: reports,
-        articles: articles.into_iter().map(explain::article).collect(),
+        articles: articles.into_iter().map(words::article).collect(),
         explanation_zh: String::new(),
         explanation_en: String::new(),
         search,
     };
-    write_texts(&mut ruling, options.texts);
+    words::write(&mut ruling, options.texts);
     ruling
 }
 
@@ -233,7 +233,7 @@ fn cite(
             MoveKind::MateThreat => ids.extend(cites.mate_threat),
             _ => {}
         }
-        ids.extend(r.targets.iter().filter_map(|t| t.article));
+        ids.extend(r.targets.iter().filter_map(|t| t.why.article()));
     }
     ids.extend_from_slice(mutual);
     if let Some(a) = profile.same_piece
@@ -247,46 +247,6 @@ fn cite(
     let mut seen = std::collections::HashSet::new();
     ids.retain(|id| seen.insert(*id));
     ids
-}
-
-/// Stage 6: the texts the options ask for: each move's note and the explanation, which quotes
-/// the notes and says when the ruling's searches were cut short.
-fn write_texts(ruling: &mut Ruling, texts: Texts) {
-    if texts.notes || texts.explanation {
-        for r in &mut ruling.moves {
-            annotate(r);
-        }
-    }
-    let (mut explanation_zh, mut explanation_en) = if texts.explanation {
-        explain::explain(
-            ruling.verdict,
-            Some((ruling.cycle_start, ruling.cycle_length, ruling.repetitions)),
-            &ruling.moves,
-            [&ruling.red, &ruling.black],
-            &ruling.articles,
-        )
-    } else {
-        (String::new(), String::new())
-    };
-    if ruling.search.budget_exhausted && texts.explanation {
-        let n = ruling.search.max_nodes;
-        explanation_zh.push_str(&format!(
-            "本裁决的搜索达到了上限（{n}个局面），其后的搜索被截断，捉与杀可能少判。"
-        ));
-        explanation_en.push_str(&format!(
-            " The ruling's searches reached their bound ({n} positions) and the ones after it were cut short: chases and mate threats may be understated."
-        ));
-    }
-    for r in &mut ruling.moves {
-        let (zh, en) = (
-            std::mem::take(&mut r.note_zh),
-            std::mem::take(&mut r.note_en),
-        );
-        if texts.notes {
-            (r.note_zh, r.note_en) = texts.keep(zh, en);
-        }
-    }
-    (ruling.explanation_zh, ruling.explanation_en) = texts.keep(explanation_zh, explanation_en);
 }
 
 /// For each cycle move, the pieces its counted targets are, as identities that follow the pieces
@@ -318,31 +278,25 @@ fn no_repetition(options: &Options) -> Ruling {
         forbidden: false,
         told_to_change: options.told_to_change.get(color),
     };
-    let red = side(Color::Red);
-    let black = side(Color::Black);
-    let (explanation_zh, explanation_en) = if options.texts.explanation {
-        let (zh, en) = explain::explain(Verdict::NoRepetition, None, &[], [&red, &black], &[]);
-        options.texts.keep(zh, en)
-    } else {
-        (String::new(), String::new())
-    };
-    Ruling {
+    let mut ruling = Ruling {
         verdict: Verdict::NoRepetition,
         ruleset: options.ruleset,
         repetitions: 1,
         cycle_start: 0,
         cycle_length: 0,
-        red,
-        black,
+        red: side(Color::Red),
+        black: side(Color::Black),
         moves: Vec::new(),
         articles: Vec::new(),
         search: RulingSearch {
             max_nodes: options.limits.ruling_nodes,
             ..RulingSearch::default()
         },
-        explanation_zh,
-        explanation_en,
-    }
+        explanation_zh: String::new(),
+        explanation_en: String::new(),
+    };
+    words::write(&mut ruling, options.texts);
+    ruling
 }
 
 /// The arbiter's "why" for one position: the attack/defence graph, every attacked piece with its
@@ -370,7 +324,7 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
         classify(&mut cx, played, m, 0, options, Switches::default())
     });
     if let Some(r) = &mut report {
-        annotate(r);
+        words::write_move(r, Texts::ALL);
     }
     let pos = match mv {
         Some(m) => {
@@ -402,21 +356,6 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
                 options.ruleset.profile().material,
                 options.limits.gain,
             ) {
-                let reason = (
-                    format!(
-                        "{} {} on {}: {}",
-                        piece.color.name(),
-                        piece.role.name(),
-                        sq,
-                        a.protection.name()
-                    ),
-                    format!(
-                        "{}{}：{}",
-                        piece.color.chinese(),
-                        piece.chinese(),
-                        a.protection.chinese()
-                    ),
-                );
                 attacked.push(Target {
                     square: sq,
                     piece,
@@ -434,10 +373,14 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
                     line: LineMove::line(&p, &[a.best]),
                     participants: vec![a.best.from],
                     counted: false,
-                    reason: reason.0,
-                    reason_zh: reason.1,
+                    reason: String::new(),
+                    reason_zh: String::new(),
                     article: None,
+                    why: Why::Attacked,
                 });
+                if let Some(t) = attacked.last_mut() {
+                    words::write_reason(t);
+                }
             }
         }
     }

@@ -105,12 +105,65 @@ pub struct Target {
     pub participants: Vec<Square>,
     /// Whether this target makes the move a chase (new, and no exception of the profile applies).
     pub counted: bool,
-    /// Why it does or does not count, in English.
+    /// Why it does or does not count, in English (written from `why` by `words`).
     pub reason: String,
     /// The same in Chinese.
     pub reason_zh: String,
-    /// The article that decides whether it counts, if one does.
+    /// The article that decides whether it counts, if one does (`why`'s).
     pub article: Option<ArticleId>,
+    /// Why it does or does not count: what the engine found, turned into `reason`, `reason_zh`
+    /// and `article` by [`words`](super::words).
+    #[serde(skip)]
+    pub why: Why,
+}
+
+/// Why an attacked piece does or does not make the move a chase (the typed reason behind a
+/// target's `reason`; [`words::reason`](super::words::reason) says it in words).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// Attacked, judged for its protection only (the analysis of a position, not of a move).
+    Attacked,
+    /// Capturing it wins nothing.
+    WinsNothing,
+    /// The exchange on its point wins, but the line that follows does not.
+    LineLoses,
+    /// It could already be won before the move (从捉到捉), citing the article.
+    NotNew(ArticleId),
+    /// An advisor or elephant attacked by a side holding a defensive key point: idle. `asserted`:
+    /// the arbiter said so; otherwise it is plain from the position.
+    KeyPoint {
+        /// The request asserted the key point.
+        asserted: bool,
+        /// The article cited.
+        article: ArticleId,
+    },
+    /// Attacked only by a rook that the cannon on `cannon` pins and that moved along the pin line:
+    /// its own attacks are not a chase.
+    PinnedRook {
+        /// The pinning cannon's point.
+        cannon: Square,
+        /// The article cited.
+        article: ArticleId,
+    },
+    /// A chase made by the king answering a check: idle.
+    KingAnsweringCheck(ArticleId),
+    /// A new threat to win it: the move chases it (the target's means, protection, line, gain and
+    /// participants say how).
+    Chase(ArticleId),
+}
+
+impl Why {
+    /// The article that decides, if one does.
+    pub fn article(self) -> Option<ArticleId> {
+        match self {
+            Why::Attacked | Why::WinsNothing | Why::LineLoses => None,
+            Why::NotNew(a)
+            | Why::KeyPoint { article: a, .. }
+            | Why::PinnedRook { article: a, .. }
+            | Why::KingAnsweringCheck(a)
+            | Why::Chase(a) => Some(a),
+        }
+    }
 }
 
 /// The bounded mate search made for a move.

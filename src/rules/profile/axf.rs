@@ -252,17 +252,6 @@ pub(crate) fn rook_pinned_by_cannon(before: &Position, m: Move) -> Option<Square
         })
 }
 
-/// The reason given on a target that only the pinned rook itself attacks after its move along its
-/// pin line (AXF 8).
-pub(crate) fn pinned_rook_reason(cannon: Square) -> (String, String) {
-    (
-        format!(
-            "the rook is pinned by the cannon on {cannon} and moves along this line: its own attacks are not a chase (AXF)"
-        ),
-        format!("车被{cannon}炮牵制，沿牵制线走动，其本身的攻击不算捉（亚洲规则）"),
-    )
-}
-
 /// AXF 19: the opponent's rook on `sq` of `pos` (the mover to move) cannot leave its point because
 /// it stands on the leg of one of the mover's horses aimed at the opponent's king: leaving would
 /// let the horse check. Such a rook may not be chased perpetually, protected or not.

@@ -1,0 +1,513 @@
+//! Every sentence a ruling says, in Chinese and English, written in this one place: the reasons
+//! of the targets, the moves' notes, the explanation and the articles' texts. The engine records
+//! typed values (a target's [`Why`], a move's kind and targets, the verdict, [`ArticleId`]s);
+//! these functions turn them into text, one language at a time.
+//!
+//! ```
+//! use qili::rules::words::{self, Lang};
+//! use qili::rules::profile::cxa1999;
+//! assert_eq!(
+//!     words::article_text(cxa1999::A24_1, Lang::En),
+//!     "one side's perpetual check loses at once"
+//! );
+//! ```
+
+use super::article::ArticleId;
+use super::kinds::{MoveKind, Protection, Verdict};
+use super::options::Texts;
+use super::report::{Article, Means, MoveReport, Ruling, SideReport, Target, Why};
+use crate::color::Color;
+
+/// A language of the texts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// Chinese (simplified).
+    Zh,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// Both languages, Chinese first.
+    pub const BOTH: [Lang; 2] = [Lang::Zh, Lang::En];
+
+    fn pick<T>(self, zh: T, en: T) -> T {
+        match self {
+            Lang::Zh => zh,
+            Lang::En => en,
+        }
+    }
+}
+
+/// What an article says, in `lang`.
+pub fn article_text(a: ArticleId, lang: Lang) -> &'static str {
+    let text = a.text();
+    lang.pick(text.zh, text.en)
+}
+
+/// An article as a ruling cites it: its id as people cite it, its book and number, and its texts.
+pub fn article(a: ArticleId) -> Article {
+    Article {
+        id: a.id(),
+        edition: a.edition,
+        number: a.number.to_string(),
+        zh: article_text(a, Lang::Zh).to_string(),
+        en: article_text(a, Lang::En).to_string(),
+    }
+}
+
+/// Why the attacked piece `t` does or does not make the move a chase, in `lang`.
+pub fn reason(t: &Target, lang: Lang) -> String {
+    let piece = t.piece;
+    match (&t.why, lang) {
+        (Why::Attacked, Lang::En) => format!(
+            "{} {} on {}: {}",
+            piece.color.name(),
+            piece.role.name(),
+            t.square,
+            t.protection.name()
+        ),
+        (Why::Attacked, Lang::Zh) => format!(
+            "{}{}：{}",
+            piece.color.chinese(),
+            piece.chinese(),
+            t.protection.chinese()
+        ),
+        (Why::WinsNothing, _) => lang.pick("吃子不能得子", "capturing it wins nothing").into(),
+        (Why::LineLoses, _) => lang
+            .pick(
+                "吃子后对方还击，得不偿失",
+                "the exchange on its point wins, but the line that follows does not",
+            )
+            .into(),
+        (Why::NotNew(_), _) => lang
+            .pick(
+                "走子前已可得此子（从捉到捉）",
+                "it could already be won before this move (从捉到捉, item 6)",
+            )
+            .into(),
+        (Why::KeyPoint { asserted: true, .. }, _) => lang
+            .pick(
+                "占据防守要点，附带捉士相按闲处理",
+                "the mover holds a defensive key point; attacks on advisors and elephants are idle",
+            )
+            .into(),
+        (Why::KeyPoint { asserted: false, .. }, _) => lang
+            .pick(
+                "单一攻子占据守和要点（局面显见），附带捉士相按闲处理",
+                "the mover's only attacking piece holds the key drawing point (plain from the position): attacks on advisors and elephants are idle",
+            )
+            .into(),
+        (Why::PinnedRook { cannon, .. }, Lang::En) => format!(
+            "the rook is pinned by the cannon on {cannon} and moves along this line: its own attacks are not a chase (AXF)"
+        ),
+        (Why::PinnedRook { cannon, .. }, Lang::Zh) => {
+            format!("车被{cannon}炮牵制，沿牵制线走动，其本身的攻击不算捉（亚洲规则）")
+        }
+        (Why::KingAnsweringCheck(_), _) => lang
+            .pick(
+                "帅（将）应将时产生的捉，按闲处理",
+                "made by the king answering a check: idle (2011 26.1.2)",
+            )
+            .into(),
+        (Why::Chase(_), Lang::En) => chase_en(t),
+        (Why::Chase(_), Lang::Zh) => chase_zh(t),
+    }
+}
+
+fn chase_en(t: &Target) -> String {
+    let how = match (t.means, t.protection) {
+        (Means::Checks, _) => "by a series of checks",
+        (_, Protection::Unprotected) => "it is unprotected",
+        (_, Protection::FalseRoot) => "its protector cannot really recapture (false root)",
+        (_, Protection::InsufficientRoot) => {
+            "the complete exchange wins material (insufficient root)"
+        }
+        _ => "the line that follows wins material",
+    };
+    let line: Vec<&str> = t.line.iter().map(|m| m.iccs.as_str()).collect();
+    let mut s = format!(
+        "new threat to win the {} {} on {}: {how}",
+        t.piece.color.name(),
+        t.piece.role.name(),
+        t.square
+    );
+    // The balance is shown when the line comes out ahead; a chase of an unprotected piece may
+    // stand although the answer costs more (2011 26.5, 1999 item 4).
+    match t.line.len() {
+        0 | 1 => {}
+        _ if t.gain > 0 => s.push_str(&format!(" ({}, nets {})", line.join(" "), t.gain)),
+        _ => s.push_str(&format!(" (line {})", line.join(" "))),
+    }
+    if t.joint {
+        let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
+        s.push_str(&format!("; a joint chase by {}", ps.join(", ")));
+    }
+    s
+}
+
+fn chase_zh(t: &Target) -> String {
+    let mut s = format!("捉{}{}", t.protection.chinese(), t.piece.chinese());
+    if t.line.len() > 1 {
+        let line: Vec<&str> = t.line.iter().map(|m| m.chinese.as_str()).collect();
+        if t.gain > 0 {
+            s.push_str(&format!("（{}，净得{}）", line.join("，"), t.gain));
+        } else {
+            s.push_str(&format!("（{}）", line.join("，")));
+        }
+    }
+    if t.joint {
+        let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
+        s.push_str(&format!("，联合捉子（{}）", ps.join("、")));
+    }
+    s
+}
+
+/// An arbiter's note on the move `m`: its side, its notation and what it is, in `lang`.
+pub fn note(m: &MoveReport, lang: Lang) -> String {
+    note_quoting(m, lang, false)
+}
+
+/// The note on `m` in `lang`, quoting its targets' reasons as already written in them when
+/// `written` (see [`write_reason`]), else saying them anew.
+fn note_quoting(m: &MoveReport, lang: Lang, written: bool) -> String {
+    let reason = |t: &Target| -> String {
+        match (written, lang) {
+            (true, Lang::Zh) => t.reason_zh.clone(),
+            (true, Lang::En) => t.reason.clone(),
+            (false, _) => reason(t, lang),
+        }
+    };
+    let counted = m.targets.iter().filter(|t| t.counted);
+    let what = match (m.kind, lang) {
+        (MoveKind::Check, _) => lang.pick("将", "check").to_string(),
+        (MoveKind::MateThreat, _) if m.mate_line.is_empty() => lang
+            .pick(
+                "杀（下一着可连续照将将死对方）",
+                "mate threat (could mate next move by a series of checks)",
+            )
+            .to_string(),
+        (MoveKind::MateThreat, Lang::Zh) => {
+            let line: Vec<&str> = m.mate_line.iter().map(|x| x.chinese.as_str()).collect();
+            format!("杀：{}", line.join("，"))
+        }
+        (MoveKind::MateThreat, Lang::En) => {
+            let line: Vec<&str> = m.mate_line.iter().map(|x| x.iccs.as_str()).collect();
+            format!("mate threat: {}", line.join(" "))
+        }
+        (MoveKind::Chase, Lang::Zh) => counted.map(reason).collect::<Vec<_>>().join("、"),
+        (MoveKind::Chase, Lang::En) => {
+            format!(
+                "chase: {}",
+                counted.map(reason).collect::<Vec<_>>().join("; ")
+            )
+        }
+        (MoveKind::Idle, _) if m.idle_kinds.is_empty() => lang.pick("闲", "idle").to_string(),
+        (MoveKind::Idle, Lang::Zh) => {
+            let kinds: String = m.idle_kinds.iter().map(|k| k.chinese()).collect();
+            format!("闲（{kinds}）")
+        }
+        (MoveKind::Idle, Lang::En) => {
+            let kinds: Vec<&str> = m.idle_kinds.iter().map(|k| k.name()).collect();
+            format!("idle ({})", kinds.join(", "))
+        }
+    };
+    match lang {
+        Lang::Zh => format!("{}{}（{what}）", m.color.chinese(), m.chinese),
+        Lang::En => format!("{} {} ({}): {what}", m.color.name(), m.iccs, m.chinese),
+    }
+}
+
+/// The verdict, in `lang`.
+pub fn verdict(v: Verdict, lang: Lang) -> &'static str {
+    let (zh, en) = match v {
+        Verdict::Draw => ("双方不变作和", "draw: neither side need change"),
+        Verdict::RedLoses => ("红方判负", "red loses"),
+        Verdict::BlackLoses => ("黑方判负", "black loses"),
+        Verdict::RedMustChange => (
+            "红方必须变着，不变判负",
+            "red must change, and loses if it does not",
+        ),
+        Verdict::BlackMustChange => (
+            "黑方必须变着，不变判负",
+            "black must change, and loses if it does not",
+        ),
+        Verdict::NoRepetition => ("局面未重复，无需裁决", "no repetition: nothing to rule"),
+    };
+    lang.pick(zh, en)
+}
+
+/// The whole explanation of `r`, in `lang`: where the cycle starts, each side's moves (their
+/// notes) and pattern, the verdict and its articles, and whether the searches were cut short.
+pub fn explanation(r: &Ruling, lang: Lang) -> String {
+    let notes: Vec<String> = r.moves.iter().map(|m| note(m, lang)).collect();
+    explanation_quoting(r, lang, &notes)
+}
+
+/// The explanation of `r` in `lang`, quoting `notes`, the notes of its moves in that language.
+fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[String]) -> String {
+    if r.verdict == Verdict::NoRepetition {
+        return match lang {
+            Lang::Zh => format!("{}。", verdict(r.verdict, lang)),
+            Lang::En => format!("{}.", capitalise(verdict(r.verdict, lang))),
+        };
+    }
+    let mut s = cycle(r, lang);
+    if r.repetitions < 3 {
+        // 1999 24; 2011 23.1: the books rule at the third occurrence.
+        s.push_str(lang.pick(
+            "终局局面只出现了两次，规则在第三次出现时才裁决，以下为预判。",
+            "The final position has occurred only twice; the rule books rule at the third occurrence, so this is a forecast. ",
+        ));
+    }
+    for side in [&r.red, &r.black] {
+        s.push_str(&side_text(r, side, lang, notes));
+    }
+    let ids: Vec<&str> = r.articles.iter().map(|a| a.id.as_str()).collect();
+    match lang {
+        Lang::Zh => s.push_str(&format!(
+            "裁决：{}（依据{}）。",
+            verdict(r.verdict, lang),
+            ids.join("、")
+        )),
+        Lang::En => s.push_str(&format!(
+            "Ruling: {} (articles {}).",
+            verdict(r.verdict, lang),
+            ids.join(", ")
+        )),
+    }
+    if r.search.budget_exhausted {
+        let n = r.search.max_nodes;
+        s.push_str(&match lang {
+            Lang::Zh => {
+                format!("本裁决的搜索达到了上限（{n}个局面），其后的搜索被截断，捉与杀可能少判。")
+            }
+            Lang::En => format!(
+                " The ruling's searches reached their bound ({n} positions) and the ones after it were cut short: chases and mate threats may be understated."
+            ),
+        });
+    }
+    s
+}
+
+/// Where the cycle starts and how long it is, by the score sheet's rounds.
+fn cycle(r: &Ruling, lang: Lang) -> String {
+    let (length, reps) = (r.cycle_length, r.repetitions);
+    match (r.moves.first(), lang) {
+        (Some(m), Lang::Zh) => format!(
+            "循环自第{}回合{}方{}起，每{}着一循环，终局局面共出现{}次。",
+            m.round,
+            m.color.chinese(),
+            m.chinese,
+            length,
+            reps
+        ),
+        (Some(m), Lang::En) => format!(
+            "The cycle starts with round {}, {} {} ({}), and is {} plies long; the final position occurs {} times. ",
+            m.round,
+            m.color.name(),
+            m.chinese,
+            m.iccs,
+            length,
+            reps
+        ),
+        (None, Lang::Zh) => format!(
+            "循环自第{}着起，每{}着一循环，终局局面共出现{}次。",
+            r.cycle_start + 1,
+            length,
+            reps
+        ),
+        (None, Lang::En) => format!(
+            "The cycle starts at move {} and is {} plies long; the final position occurs {} times. ",
+            r.cycle_start + 1,
+            length,
+            reps
+        ),
+    }
+}
+
+/// One side's moves (their notes, `notes` being every move's) and pattern.
+fn side_text(r: &Ruling, side: &SideReport, lang: Lang, notes: &[String]) -> String {
+    let c: Color = side.color;
+    let notes: Vec<&str> = r
+        .moves
+        .iter()
+        .zip(notes)
+        .filter(|(m, _)| m.color == c)
+        .map(|(_, n)| n.as_str())
+        .collect();
+    match lang {
+        Lang::Zh => format!(
+            "{}方：{}，为{}（{}）。",
+            c.chinese(),
+            notes.join("，"),
+            side.pattern.chinese(),
+            if side.forbidden {
+                "禁止着法"
+            } else {
+                "允许着法"
+            }
+        ),
+        Lang::En => format!(
+            "{}: {}; pattern {} ({}). ",
+            capitalise(c.name()),
+            notes.join("; "),
+            side.pattern.english(),
+            if side.forbidden {
+                "forbidden"
+            } else {
+                "allowed"
+            }
+        ),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Writes the target's reason and article from its [`Why`] (always).
+pub fn write_reason(t: &mut Target) {
+    t.reason = reason(t, Lang::En);
+    t.reason_zh = reason(t, Lang::Zh);
+    t.article = t.why.article();
+}
+
+/// Writes the texts `texts` asks for into `r`: every target's reason (always), each move's note
+/// and the explanation, each in the languages asked; the others are left empty.
+pub fn write(r: &mut Ruling, texts: Texts) {
+    for m in &mut r.moves {
+        for t in &mut m.targets {
+            write_reason(t);
+        }
+    }
+    if !(texts.notes || texts.explanation) {
+        return;
+    }
+    for (lang, wanted) in [(Lang::Zh, texts.zh), (Lang::En, texts.en)] {
+        if !wanted {
+            continue;
+        }
+        // The explanation quotes the notes, and the notes the reasons: each is written once.
+        let notes: Vec<String> = r
+            .moves
+            .iter()
+            .map(|m| note_quoting(m, lang, true))
+            .collect();
+        if texts.explanation {
+            *lang.pick(&mut r.explanation_zh, &mut r.explanation_en) =
+                explanation_quoting(r, lang, &notes);
+        }
+        if texts.notes {
+            for (m, n) in r.moves.iter_mut().zip(notes) {
+                *lang.pick(&mut m.note_zh, &mut m.note_en) = n;
+            }
+        }
+    }
+}
+
+/// Writes the texts `texts` asks for into the move `m`: its targets' reasons (always) and its
+/// note, in the languages asked.
+pub fn write_move(m: &mut MoveReport, texts: Texts) {
+    for t in &mut m.targets {
+        write_reason(t);
+    }
+    if texts.notes {
+        if texts.zh {
+            m.note_zh = note_quoting(m, Lang::Zh, true);
+        }
+        if texts.en {
+            m.note_en = note_quoting(m, Lang::En, true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Move;
+    use crate::position::Position;
+    use crate::rules::{Options, rule};
+
+    /// Red's rook follows black's unprotected cannon between the a- and b-files (README).
+    fn chase(texts: Texts) -> Ruling {
+        let start: Position = "4k4/9/1c7/9/9/9/R8/9/9/3K5 w".parse().expect("FEN");
+        let moves: Vec<Move> = "a3b3 b7a7 b3a3 a7b7 a3b3 b7a7 b3a3 a7b7"
+            .split(' ')
+            .map(|m| {
+                Move::new(
+                    m[..2].parse().expect("square"),
+                    m[2..].parse().expect("square"),
+                )
+            })
+            .collect();
+        rule(
+            &start,
+            &moves,
+            &Options {
+                texts,
+                ..Options::default()
+            },
+        )
+    }
+
+    #[test]
+    fn only_the_texts_asked_for_are_written() {
+        let all = chase(Texts::ALL);
+        assert!(all.explanation_zh.contains("长捉") && all.explanation_en.contains("chase"));
+        for notes in [false, true] {
+            for explanation in [false, true] {
+                for (zh, en) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let texts = Texts {
+                        notes,
+                        explanation,
+                        zh,
+                        en,
+                    };
+                    let r = chase(texts);
+                    let keep = |on: bool, s: &str| if on { s.to_string() } else { String::new() };
+                    assert_eq!(
+                        r.explanation_zh,
+                        keep(explanation && zh, &all.explanation_zh)
+                    );
+                    assert_eq!(
+                        r.explanation_en,
+                        keep(explanation && en, &all.explanation_en)
+                    );
+                    for (m, a) in r.moves.iter().zip(&all.moves) {
+                        assert_eq!(m.note_zh, keep(notes && zh, &a.note_zh), "{texts:?}");
+                        assert_eq!(m.note_en, keep(notes && en, &a.note_en), "{texts:?}");
+                        // Reasons are always written.
+                        assert_eq!(m.targets, a.targets);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_explanation_quotes_each_note() {
+        let r = chase(Texts::ALL);
+        for lang in Lang::BOTH {
+            let text = explanation(&r, lang);
+            assert_eq!(text, *lang.pick(&r.explanation_zh, &r.explanation_en));
+            for m in &r.moves {
+                assert!(text.contains(&note(m, lang)));
+            }
+        }
+        let chased = &r.moves[0].targets[0];
+        assert_eq!(
+            chased.why,
+            Why::Chase(crate::rules::profile::cxa1999::A28_3)
+        );
+        assert_eq!(
+            reason(chased, Lang::En),
+            "new threat to win the black cannon on b7: it is unprotected"
+        );
+        assert_eq!(reason(chased, Lang::Zh), "捉无根炮");
+    }
+}
