@@ -8,7 +8,8 @@
 //!    game);
 //! 4. the request as callers send it (`request`: text, read with `notation` and `record::ucci`,
 //!    ruled by `rules`);
-//! 5. what is built on them: the printed sheet (`sheet`, `diagram`), the case corpus (`corpus`),
+//! 5. the referee of live games (`referee`: a game in progress, move by move, ruled by `rules`);
+//! 6. what is built on them: the printed sheet (`sheet`, `diagram`), the case corpus (`corpus`),
 //!    the service (`service`).
 #![warn(missing_docs)]
 

@@ -296,8 +296,10 @@ fn every_command_exits_0_quietly_when_stdout_is_closed() {
     let file = dir.0.join("a.jsonl");
     std::fs::write(&file, case("passes", "red_loses") + "\n").expect("write");
     let cases = file.to_str().expect("utf-8 path");
-    let commands: [&[&str]; 7] = [
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn/ccgc-20.pgn");
+    let commands: [&[&str]; 8] = [
         &["judge", "--fen", FEN, "--moves", MOVES],
+        &["watch", "--record", record, "--json"],
         &["judge", "--fen", FEN, "--moves", MOVES, "--format", "json"],
         &["cases", cases],
         &["cases", "--json", cases],

@@ -53,7 +53,9 @@ impl Example {
     }
 }
 
-/// The `$ grpcurl` lines of the plain blocks, with their output lines.
+/// The `$ grpcurl` lines of the plain blocks, with their output lines. A command that reads its
+/// messages from a here-document (`-d @ … <<'EOF'`) gets them, one JSON message a line, in its
+/// command after a newline; its output starts after the `EOF` line.
 fn grpcurl_examples(lines: &[&str]) -> Vec<Example> {
     let mut out = Vec::new();
     let mut in_block = false;
@@ -63,7 +65,15 @@ fn grpcurl_examples(lines: &[&str]) -> Vec<Example> {
             continue;
         }
         if let Some(command) = l.strip_prefix("$ grpcurl ").filter(|_| in_block) {
-            out.push(Example::at(lines, i, command));
+            let mut example = Example::at(lines, i, command);
+            if command.ends_with("<<'EOF'")
+                && let Some(end) = lines[i + 1..].iter().position(|l| *l == "EOF")
+            {
+                let input = &lines[i + 1..i + 1 + end];
+                example.command = format!("{command}\n{}", input.join("\n"));
+                example.output.start = i + 2 + end;
+            }
+            out.push(example);
         }
     }
     out
@@ -448,6 +458,36 @@ fn the_grpcurl_session_shows_what_the_service_answers() {
                 .block_on(client.list_rulesets(pb::ListRulesetsRequest {}))
                 .expect("ListRulesets");
             grpcurl_json(answer.get_ref())
+        } else if let Some((call, input)) = command.split_once('\n') {
+            assert!(
+                call.contains("qili.v1.Qili/Watch"),
+                "a here-document for a call the checker does not know: {call}"
+            );
+            let messages: Vec<pb::WatchRequest> = input
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("a WatchRequest"))
+                .collect();
+            runtime.block_on(async {
+                let stream = client
+                    .watch(tokio_stream::iter(messages))
+                    .await
+                    .expect("Watch");
+                let mut stream = stream.into_inner();
+                let mut out = Vec::new();
+                while let Some(status) = stream.message().await.expect("an answer") {
+                    out.extend(grpcurl_json(&status));
+                }
+                out
+            })
+        } else if command.ends_with("qili.v1.Qili/Status") {
+            let body = command
+                .split("-d '")
+                .nth(1)
+                .and_then(|rest| rest.split('\'').next())
+                .expect("a -d '…' request");
+            let request: pb::AdjudicateRequest = serde_json::from_str(body).expect("a request");
+            let answer = runtime.block_on(client.status(request)).expect("Status");
+            grpcurl_json(answer.get_ref())
         } else if command.ends_with("qili.v1.Qili/Adjudicate") {
             let body = command
                 .split("-d '")
@@ -469,11 +509,15 @@ fn the_grpcurl_session_shows_what_the_service_answers() {
         };
         checked += 1;
         let same = if actual.first().is_some_and(|l| l.starts_with('{')) {
-            let parsed = serde_json::from_str::<Json>(&expected.join("\n"));
-            parsed.is_ok_and(|j| {
-                j.without_defaults()
-                    == serde_json::from_str::<Json>(&actual.join("\n")).expect("JSON")
-            })
+            // One JSON message or several (a stream's answers), compared without the defaults.
+            let messages = |text: &str| -> Result<Vec<Json>, serde_json::Error> {
+                serde_json::Deserializer::from_str(text)
+                    .into_iter::<Json>()
+                    .map(|j| j.map(|j| j.without_defaults()))
+                    .collect()
+            };
+            messages(&expected.join("\n"))
+                .is_ok_and(|e| e == messages(&actual.join("\n")).expect("JSON"))
         } else {
             expected == actual
         };

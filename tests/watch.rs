@@ -314,3 +314,65 @@ fn a_sample_of_the_corpus_through_watch_ends_with_adjudicates_ruling() {
         assert!(checked >= 20, "only {checked} cases ruled at three");
     });
 }
+
+/// Runs the built `qili` with `stdin` as its standard input.
+fn qili_with_input(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(super::common::QILI)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run qili");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("write the moves");
+    drop(input);
+    child.wait_with_output().expect("qili ends")
+}
+
+#[test]
+fn qili_watch_prints_a_line_per_move_and_json_in_the_libraries_spelling() {
+    let o = qili_with_input(
+        &["watch", "--fen", CHASE.0, "--json", "--lang", "en"],
+        &format!("{}\n1. a3b3\n", CHASE.1.replace(' ', ",")),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
+        .collect();
+    assert_eq!(lines.len(), 9);
+    assert_eq!(lines[7]["ruling"]["verdict"], "red_must_change");
+    assert_eq!(lines[7]["banmoves"], "banmoves a3b3");
+    assert_eq!(lines[8]["end"]["kind"], "repetition_loss");
+    assert_eq!(lines[8]["end"]["winner"], "black");
+    // A record's main line: a line per ply.
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn/ccgc-20.pgn");
+    let o = qili_with_input(&["watch", "--record", record, "--lang", "zh"], "");
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.lines().count(), 66);
+    assert!(text.contains("局面第2次出现"), "{text}");
+    // Bad options and moves exit 2 naming them.
+    for (args, input, says) in [
+        (
+            vec!["watch", "--rule-at", "1"],
+            "",
+            "--rule-at: 1 is out of range",
+        ),
+        (
+            vec!["watch", "--natural-limit", "5000"],
+            "",
+            "--natural-limit: 5000",
+        ),
+        (vec!["watch", "--fen", "4k4 w"], "", "fen: "),
+        (vec!["watch"], "h2e2 h9g7 e2e9", "moves[2] \"e2e9\""),
+    ] {
+        let o = qili_with_input(&args, input);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.starts_with(&format!("qili: {says}")), "{args:?}: {err}");
+    }
+}

@@ -98,7 +98,8 @@ pub struct JudgeArgs {
     lang: LangArg,
 }
 
-fn sides(list: &[Side]) -> BySide<bool> {
+/// The sides named by a repeated option.
+pub fn sides(list: &[Side]) -> BySide<bool> {
     BySide {
         red: list.contains(&Side::Red),
         black: list.contains(&Side::Black),

@@ -30,6 +30,7 @@ mod perft;
 mod render;
 mod scan;
 mod serve;
+mod watch;
 
 /// qili (棋例): rules repetition disputes in Xiangqi.
 #[derive(Parser)]
@@ -52,6 +53,9 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Runs ruling corpora (.jsonl cases) and prints each failure and `N passed, M failed`.
     Cases(cases::CasesArgs),
+    /// Referees a game move by move: moves from standard input (or a record), one status line
+    /// (or JSON object) per move: repetitions, the ruling, forbidden moves, the game's end.
+    Watch(watch::WatchArgs),
     /// Counts the leaves of the legal move tree to DEPTH (the last line printed is the count).
     Perft(perft::PerftArgs),
     /// Sends corpus rulings (or health checks) to a loopback `qili serve` with N in flight for S
@@ -88,6 +92,7 @@ pub fn run() -> ExitCode {
         Command::Scan(args) => scan::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Cases(args) => cases::run(args),
+        Command::Watch(args) => watch::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Load(args) => load::run(args),
     };

@@ -1,0 +1,250 @@
+//! `qili watch`: referees a game move by move — the moves read from standard input as they come
+//! (or a record's main line) — and prints one status line per move, or with `--json` one JSON
+//! object a line (the library's `referee::Status`), for an engine harness or a GUI to pipe moves
+//! through.
+
+use super::judge::{NotationArg, Side, game_number, read_file, ruleset, sides, utf8};
+use super::render::LangArg;
+use clap::Args;
+use qili::Color;
+use qili::record::dispute::split_moves;
+use qili::record::read_games;
+use qili::referee::{EndKind, GameEnd, GameOptions, Referee, Status};
+use qili::request::Request;
+use qili::rules::{Options, Texts};
+use qili::service::Failure;
+use qili::sheet::{Lang, words};
+use std::ffi::OsString;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `qili watch`.
+#[derive(Args)]
+pub struct WatchArgs {
+    /// Start position in FEN, or a UCCI position string whose moves are played first without a
+    /// line each (default: the opening position).
+    #[arg(long, conflicts_with = "record")]
+    fen: Option<OsString>,
+    /// Play a game record's main line instead of reading standard input: PGN, XQF, DhtmlXQ or
+    /// UCCI, told apart by content.
+    #[arg(long, visible_alias = "pgn", value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// The game of the record, from 1 (needed when the record holds several).
+    #[arg(long, requires = "record")]
+    game: Option<OsString>,
+    /// Notation of the moves read (they may be separated by spaces, commas or lines).
+    #[arg(long, value_enum, default_value_t = NotationArg::Auto)]
+    notation: NotationArg,
+    /// Rule profile: cxa1999, cxa2011, axf (alias wxf).
+    #[arg(long, default_value = "cxa1999")]
+    ruleset: OsString,
+    /// A side the arbiter has already told to change (repeat for both).
+    #[arg(long, value_enum)]
+    told_to_change: Vec<Side>,
+    /// A side asserted to defend a key point (repeat for both).
+    #[arg(long = "key-point", value_enum)]
+    key_point: Vec<Side>,
+    /// The occurrence of a position at which the books rule: 2 to 10.
+    #[arg(long, default_value_t = qili::referee::RULE_AT)]
+    rule_at: u32,
+    /// The natural move limit in rounds without a capture (default: the profile's, 60).
+    #[arg(long)]
+    natural_limit: Option<u32>,
+    /// One JSON object a line: the library's status (snake_case, as the case files spell it).
+    #[arg(long)]
+    json: bool,
+    /// Language of the lines and of the rulings' texts.
+    #[arg(long, value_enum, default_value_t = LangArg::Both)]
+    lang: LangArg,
+}
+
+/// Referees the game and prints a line per move; a bad move stops it, naming its index.
+pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
+    let lang = args.lang.lang();
+    let options = Options {
+        ruleset: ruleset(&args.ruleset)?,
+        told_to_change: sides(&args.told_to_change),
+        defensive_key_point: sides(&args.key_point),
+        texts: Texts {
+            zh: lang.zh(),
+            en: lang.en(),
+            ..Texts::ALL
+        },
+        ..Options::default()
+    };
+    let game = GameOptions::new(args.rule_at, args.natural_limit.unwrap_or(0)).map_err(|e| {
+        let flag = match e {
+            qili::referee::GameOptionsError::RuleAt(_) => "--rule-at",
+            qili::referee::GameOptionsError::NaturalLimit(_) => "--natural-limit",
+        };
+        format!(
+            "{flag}: {}",
+            e.to_string().split_once(": ").map_or("", |(_, r)| r)
+        )
+    })?;
+    let print = |status: &Status| -> Result<(), String> {
+        if args.json {
+            let json =
+                serde_json::to_string(status).map_err(|e| format!("cannot write JSON: {e}"))?;
+            outln!("{json}");
+        } else {
+            outln!("{}", line(status, lang));
+        }
+        Ok(())
+    };
+    if let Some(path) = &args.record {
+        let number = game_number(args.game.as_ref())?;
+        let (_, bytes) = read_file(path)?;
+        let games = read_games(&bytes).map_err(|e| format!("--record {}: {e}", path.display()))?;
+        let chosen = match (number, games.len()) {
+            (Some(n), count) if n > count => {
+                return Err(format!(
+                    "--game: game {n}: the record holds {count} game(s), numbered from 1"
+                ));
+            }
+            (Some(n), _) => &games[n - 1],
+            (None, 1) => &games[0],
+            (None, count) => {
+                return Err(format!(
+                    "--record {}: the record holds {count} games; choose one with --game N",
+                    path.display()
+                ));
+            }
+        };
+        let mut referee = Referee::new(chosen.start, options, game);
+        for &m in &chosen.moves {
+            let status = referee
+                .play(m)
+                .map_err(|e| format!("--record {}: {e}", path.display()))?;
+            print(&status)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let opening = Request {
+        fen: utf8("--fen", args.fen.as_ref())?,
+        moves: Vec::new(),
+        notation: args.notation.notation(),
+        options,
+    };
+    let mut referee = Referee::open(&opening, game).map_err(|e| Failure::from(e).message)?;
+    let stdin = std::io::stdin();
+    for read in stdin.lock().lines() {
+        let text = read.map_err(|e| format!("standard input: {e}"))?;
+        for mv in split_moves(&text) {
+            let status = referee
+                .play_text(&mv, opening.notation)
+                .map_err(|e| Failure::from(e).message)?;
+            print(&status)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A status as one line: the move, then whatever is to say about the position.
+fn line(s: &Status, lang: Lang) -> String {
+    let mut parts = Vec::new();
+    if let Some(m) = &s.last_move {
+        parts.push(words::move_at(
+            lang,
+            m.round,
+            m.color,
+            &m.chinese(),
+            &m.iccs(),
+        ));
+    }
+    if s.in_check {
+        parts.push(lang.label("将军", "check"));
+    }
+    if s.repetitions >= 2 {
+        parts.push(lang.label(
+            &format!("局面第{}次出现", s.repetitions),
+            &format!("position ×{}", s.repetitions),
+        ));
+    }
+    if let Some(n) = &s.notice {
+        parts.push(format!(
+            "{}{}{}",
+            lang.label("如不变着", "if it goes on"),
+            words::colon(lang),
+            words::verdict(lang, n.forecast)
+        ));
+    }
+    if let Some(r) = &s.ruling {
+        parts.push(format!(
+            "{}{}{}",
+            lang.label("裁决", "ruling"),
+            words::colon(lang),
+            words::verdict(lang, r.verdict)
+        ));
+    }
+    for c in Color::ALL {
+        if s.told_to_change.get(c) {
+            parts.push(lang.label(
+                &format!("{}已被要求变着", words::side(Lang::Zh, c)),
+                &format!("{} told to change", words::side(Lang::En, c)),
+            ));
+        }
+    }
+    if !s.forbidden.is_empty() {
+        let list: Vec<String> = s
+            .forbidden
+            .iter()
+            .map(|f| {
+                let (zh, en) = if f.loses {
+                    ("，判负", ", loses")
+                } else {
+                    ("", "")
+                };
+                match lang {
+                    Lang::Zh => format!("{}（{}{zh}）", f.chinese, f.iccs),
+                    _ => format!("{} ({}{en})", f.chinese, f.iccs),
+                }
+            })
+            .collect();
+        parts.push(format!(
+            "{}{}{}",
+            lang.label(
+                &format!("{}禁着", words::side(Lang::Zh, s.to_move)),
+                &format!("{} may not play", words::side(Lang::En, s.to_move)),
+            ),
+            words::colon(lang),
+            list.join(", ")
+        ));
+    }
+    if let Some(end) = &s.end {
+        parts.push(end_text(end, lang));
+    }
+    if parts.len() == 1 {
+        parts.push(lang.label(
+            &format!("{}走", words::side(Lang::Zh, s.to_move)),
+            &format!("{} to move", words::side(Lang::En, s.to_move)),
+        ));
+    }
+    parts.join(" · ")
+}
+
+/// `对局结束：将死，红方胜` / `game over: checkmate, red wins`.
+fn end_text(end: &GameEnd, lang: Lang) -> String {
+    let (zh, en) = match end.kind {
+        EndKind::Checkmate => ("将死", "checkmate"),
+        EndKind::Stalemate => ("困毙", "stalemate (no legal move)"),
+        EndKind::RepetitionLoss => ("犯例判负", "lost by the repetition rules"),
+        EndKind::RepetitionDraw => ("循环不变作和", "drawn by repetition"),
+        EndKind::NaturalLimit => (
+            "自然限着，可判和",
+            "natural move limit: a draw may be claimed",
+        ),
+    };
+    let (zh_wins, en_wins) = match end.winner {
+        Some(c) => (
+            format!("，{}胜", words::side(Lang::Zh, c)),
+            format!(", {} wins", words::side(Lang::En, c)),
+        ),
+        None => (String::new(), String::new()),
+    };
+    lang.label(
+        &format!("对局结束：{zh}{zh_wins}"),
+        &format!("game over: {en}{en_wins}"),
+    )
+}
