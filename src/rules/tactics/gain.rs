@@ -445,7 +445,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
         }
         // Answering a given first move, of two answers worth the same the one elsewhere is
         // shown: whether the first move's loss comes from what it exposed must not go by the
-        // order of the points (see `chase.rs`, `wins`).
+        // order of the points (see `chase/won.rs`, `net_gain_wins`).
         if ply == 1
             && let Some(f) = self.q.first
         {

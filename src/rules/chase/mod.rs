@@ -1,0 +1,347 @@
+//! 捉 (chase): whether a move creates a new net gain, on which enemy pieces, by which line and
+//! with which of the mover's pieces (docs/gain.md §2–§3), and the profiles' exceptions to it.
+//!
+//! A move chases the enemy piece T when, with the mover to move again (A), T is won in a net
+//! gain, and T was not winnable net with the mover to move in the position before the move (B).
+//! The two positions are netted differently: in B every answer of the opponent counts, in A only
+//! what the line itself exposes (see [`Frame`]).
+//!
+//! This file is the judge: it sets up the two questions (A's and B's), tries every enemy piece
+//! and gives each its verdict under the profile. Its parts, one concern each: how a piece is won
+//! (`won`: the Chinese net-gain test; AXF's own is `profile::axf::wins`), whether the threat is new
+//! (`newness`), which of the mover's pieces take part (`participants`), same-type offers
+//! (`offers`), the opponent's standing threats (`standing`) and the kings' and pawns' free
+//! captures (`free`).
+
+mod free;
+mod newness;
+mod offers;
+mod participants;
+mod standing;
+mod won;
+
+pub use offers::Offer;
+pub(crate) use won::{Best, Won, excluded, search};
+
+use super::kinds::Protection;
+use super::options::Options;
+use super::profile::{ChaseTest, Offers, Profile};
+use super::protection::{Assessment, assess};
+use super::report::{LineMove, Means, Target, Why};
+use super::tactics::context::Context;
+use super::tactics::gain::{Forbid, Frame, GainLimits, Query, line_material};
+use super::tactics::graph::AttackGraph;
+use super::tactics::value::Material;
+use crate::color::Color;
+use crate::moves::Move;
+use crate::piece::{Piece, Role};
+use crate::position::Position;
+use crate::square::Square;
+use arrayvec::ArrayVec;
+use free::free_captures;
+use offers::same_type_pairs;
+use standing::{common_threats, standing};
+use won::net_gain_wins;
+
+/// Per-side switches that the verdict may turn on for a second pass.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Switches {
+    /// Count a pawn's attacks as chases (1999 27.2 second sentence, item 11: 相互长打).
+    pub pawns_chase: bool,
+}
+
+/// A move in its context: the positions the chase test compares.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// The position before the move, the mover to move (B).
+    pub before: Position,
+    /// When the mover was in check in B: the position before the opponent's checking move with
+    /// the mover to move, and that move (an attack the check only suspended is not new).
+    pub suspended: Option<(Position, Move)>,
+    /// The move.
+    pub m: Move,
+    /// The position after the move, the opponent to move.
+    pub after: Position,
+    /// The position after the move with the mover to move again (A).
+    pub again: Position,
+    /// The piece moved.
+    pub moved: Piece,
+}
+
+/// What the chase test found for a move.
+#[derive(Clone, Debug, Default)]
+pub struct Chases {
+    /// Every enemy piece the mover could capture or win in A, judged; the chased ones counted.
+    pub targets: Vec<Target>,
+    /// The same-type pairs that can take each other in A.
+    pub offers: Vec<Offer>,
+}
+
+/// The chase judgement of the move in `scene`.
+pub fn chases(cx: &mut Context, scene: &Scene, options: &Options, switches: Switches) -> Chases {
+    let judge = Judge::new(scene, options, switches, cx);
+    judge.run(cx)
+}
+
+/// How `Judge::wins` judges a piece: whether the position has a gain at all (else the targeted
+/// search is skipped), and whether the 26.5 / item 4 acceptance applies (the move being judged).
+#[derive(Copy, Clone)]
+struct Judged {
+    any_gain: bool,
+    lenient: bool,
+}
+
+impl Judged {
+    /// The position before the move: searched in full, strictly.
+    const BEFORE: Judged = Judged {
+        any_gain: true,
+        lenient: false,
+    };
+}
+
+struct Judge<'a> {
+    scene: &'a Scene,
+    options: &'a Options,
+    profile: &'static Profile,
+    limits: GainLimits,
+    /// The query for A.
+    qa: Query,
+    /// The query for B.
+    qb: Query,
+    offers: Vec<Offer>,
+    graph: AttackGraph,
+}
+
+impl<'a> Judge<'a> {
+    fn new(scene: &'a Scene, options: &'a Options, switches: Switches, cx: &mut Context) -> Self {
+        let profile = options.ruleset.profile();
+        let material = profile.material;
+        let mut limits = options.limits.gain;
+        // Whether a gain by a series of checks counts (AXF: a chase is a threat to capture next
+        // move; 2011 26.7: a pawn move that wins only through another piece's discovered or
+        // forking check is idle).
+        let by_checks = if scene.moved.role == Role::Pawn {
+            profile.pawn_move_gains_by_checks
+        } else {
+            profile.gains_by_checks
+        };
+        if !by_checks {
+            limits.checks = 0;
+        }
+        let standing_a = standing(cx, &scene.after, Some(scene.m.to), material, limits);
+        let qb = Query {
+            frame: common_threats(cx, scene, &standing_a, material, limits),
+            ..Query::new(material, limits)
+        };
+        let mut forbid = ArrayVec::new();
+        let offers = match profile.offers {
+            // 1999 item 5: an exchange offer that also chases is a chase.
+            Offers::Chase => Vec::new(),
+            Offers::Exchange {
+                protected_barred_for_all,
+            } => {
+                let offers = same_type_pairs(scene, material, limits, cx);
+                for o in offers.iter().filter(|o| o.accepted) {
+                    // The trade is an offer (兑): a threat resting on taking the offered piece
+                    // does not count; an unprotected one may still be won by another piece
+                    // (26.10). Under AXF only the pair's own attack is the offer: any other
+                    // attacker still chases (docs/profiles/axf.md).
+                    let _ = forbid.try_push(Forbid {
+                        victim: o.theirs,
+                        by: (!protected_barred_for_all || !o.protected).then_some(o.mine),
+                    });
+                }
+                offers
+            }
+        };
+        let qa = Query {
+            frame: Frame::Standing {
+                standing: standing_a,
+                old_mates: true,
+            },
+            free: free_captures(scene, profile, switches),
+            forbid,
+            ..Query::new(material, limits)
+        };
+        Judge {
+            scene,
+            options,
+            profile,
+            limits,
+            qa,
+            qb,
+            offers,
+            graph: AttackGraph::build(scene.again.board()),
+        }
+    }
+
+    fn run(self, cx: &mut Context) -> Chases {
+        let a = &self.scene.again;
+        let mover = a.turn();
+        let any_gain = cx.gains_in_move(a, &self.qa);
+        let mut out = Vec::new();
+        for (sq, piece) in a.board().pieces_of(!mover) {
+            if !Material::is_material(piece, sq) {
+                continue;
+            }
+            // Every piece is tried when there is a gain at all, so that of two equal lines the
+            // one the search happens to find first decides nothing.
+            let assessed = assess(cx, a, &self.graph, sq, self.profile.material, self.limits);
+            if assessed.is_none() && !any_gain {
+                continue;
+            }
+            if let Some(t) = self.target(sq, piece, assessed.as_ref(), any_gain, cx) {
+                out.push(t);
+            }
+        }
+        Chases {
+            targets: out,
+            offers: self.offers,
+        }
+    }
+
+    /// Judges the enemy piece on `sq` of A: `None` if it is neither attacked nor won.
+    fn target(
+        &self,
+        sq: Square,
+        piece: Piece,
+        assessed: Option<&Assessment>,
+        any_gain: bool,
+        cx: &mut Context,
+    ) -> Option<Target> {
+        let a = &self.scene.again;
+        let won = self.wins(
+            a,
+            sq,
+            &self.qa,
+            assessed,
+            Judged {
+                any_gain,
+                lenient: true,
+            },
+            cx,
+        );
+        if won.is_none() && assessed.is_none() {
+            return None;
+        }
+        let mut t = base_target(a, sq, piece, assessed);
+        let Some(Won { line, value }) = won else {
+            t.why = if assessed.is_some_and(|x| x.gains()) {
+                Why::LineLoses
+            } else {
+                Why::WinsNothing
+            };
+            return Some(t);
+        };
+        t.gain = line_material(a, &line).report_value();
+        t.means = if line.first().is_some_and(|m| m.to == sq) {
+            Means::Capture
+        } else {
+            Means::Checks
+        };
+        t.line = LineMove::line(a, &line);
+        t.new = self.is_new(sq, value, cx);
+        t.participants = self.participants(sq, &line, &t.defenders, cx);
+        t.joint = t.participants.len() >= 2;
+        t.why = self.verdict(&t, piece);
+        t.counted = matches!(t.why, Why::Chase(_));
+        Some(t)
+    }
+
+    /// The line by which the side to move of `pos` wins the piece on `sq` under `q`, if it can,
+    /// by the profile's chase test. The line comes with the search's value for it, which counts
+    /// a forced mate at its end.
+    fn wins(
+        &self,
+        pos: &Position,
+        sq: Square,
+        q: &Query,
+        assessed: Option<&Assessment>,
+        judged: Judged,
+        cx: &mut Context,
+    ) -> Option<Won> {
+        match self.profile.chase_test {
+            ChaseTest::NetGain(protector) => {
+                net_gain_wins(pos, sq, q, assessed, judged, protector, cx)
+            }
+            ChaseTest::OnPoint => {
+                super::profile::axf::wins(pos, sq, q, assessed?, &self.scene.after, cx)
+            }
+        }
+    }
+
+    /// Whether a new gain on `t` counts under the profile (`Why::Chase`), and why.
+    fn verdict(&self, t: &Target, piece: Piece) -> Why {
+        let profile = self.profile;
+        let mover = self.scene.again.turn();
+        if !t.new {
+            return Why::NotNew(profile.chase_articles.not_new);
+        }
+        if matches!(piece.role, Role::Advisor | Role::Elephant) && self.key_point(mover) {
+            return Why::KeyPoint {
+                asserted: self.options.defensive_key_point.get(mover),
+                article: profile.key_point.article,
+            };
+        }
+        if let Some(article) = profile.pinned_rook
+            && let Some(cannon) =
+                super::profile::axf::rook_pinned_by_cannon(&self.scene.before, self.scene.m)
+            && t.line
+                .first()
+                .is_some_and(|m| m.iccs.starts_with(&self.scene.m.to.to_string()))
+        {
+            return Why::PinnedRook { cannon, article };
+        }
+        Why::Chase(if t.means == Means::Checks {
+            profile.chase_articles.by_checks
+        } else {
+            profile.chase_articles.chase
+        })
+    }
+
+    /// Whether the mover's side is taken to hold a defensive key point: asserted by the request,
+    /// or, under 2011, plain from the position (its single attacking piece against several).
+    fn key_point(&self, mover: Color) -> bool {
+        if self.options.defensive_key_point.get(mover) {
+            return true;
+        }
+        if !self.profile.key_point.plain_from_position {
+            return false;
+        }
+        let a = &self.scene.again;
+        let attacking = |c: Color| {
+            a.board()
+                .pieces_of(c)
+                .filter(|(sq, p)| {
+                    matches!(p.role, Role::Rook | Role::Horse | Role::Cannon)
+                        || (p.role == Role::Pawn && !sq.on_own_half(c))
+                })
+                .count()
+        };
+        attacking(mover) == 1 && attacking(!mover) >= 2
+    }
+}
+
+/// The report skeleton of the enemy piece on `sq` of `pos`, not (yet) chased.
+fn base_target(pos: &Position, sq: Square, piece: Piece, x: Option<&Assessment>) -> Target {
+    Target {
+        square: sq,
+        piece,
+        attackers: x.map(Assessment::attackers).unwrap_or_default(),
+        defenders: x.map(|x| x.defenders.clone()).unwrap_or_default(),
+        protection: x.map_or(Protection::Unprotected, |x| x.protection),
+        gain: 0,
+        means: Means::Capture,
+        new: false,
+        joint: false,
+        line: x
+            .map(|x| LineMove::line(pos, &[x.best]))
+            .unwrap_or_default(),
+        participants: Vec::new(),
+        counted: false,
+        reason: String::new(),
+        reason_zh: String::new(),
+        article: None,
+        why: Why::WinsNothing,
+    }
+}

@@ -1,0 +1,145 @@
+//! How the mover wins a piece, and the best of several ways: the Chinese chase test (a net
+//! gain that takes the piece, or the 26.5 / item 4 acceptance of a capture that loses only what
+//! the capturer's departure exposes) and the helpers AXF's own test shares (`profile::axf::wins`).
+
+use super::Judged;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::kinds::Protection;
+use crate::rules::profile::ProtectorChase;
+use crate::rules::protection::Assessment;
+use crate::rules::tactics::context::Context;
+use crate::rules::tactics::gain::{Gain, MATE, Query, line_material};
+use crate::square::Square;
+
+/// A line that wins a piece, and the search's value for it (half units, `MATE`-sized for a
+/// forced mate).
+pub(crate) struct Won {
+    pub(crate) line: Vec<Move>,
+    pub(crate) value: i32,
+}
+
+impl From<Gain> for Won {
+    fn from(g: Gain) -> Won {
+        Won {
+            line: g.line.to_vec(),
+            value: g.value,
+        }
+    }
+}
+
+/// A search value with every forced mate counted alike: how soon a line mates says nothing of
+/// whether it wins more.
+pub(super) fn settled(value: i32) -> i32 {
+    if value > MATE / 2 { MATE } else { value }
+}
+
+/// Whether the side to move of `pos` gains under `q`, with the winning line if so: a null-window
+/// search first, the full one only when it gains (and then only above zero); counted in the
+/// move's account.
+fn winning(cx: &mut Context, pos: &Position, q: &Query) -> Option<Gain> {
+    if !cx.gains_in_move(pos, q) {
+        return None;
+    }
+    Some(cx.gain_in_move(pos, q, 0)).filter(Gain::gains)
+}
+
+/// One search under `q`, counted in the move's account.
+pub(crate) fn search(cx: &mut Context, pos: &Position, q: &Query) -> Gain {
+    cx.gain_in_move(pos, q, -MATE - 1)
+}
+
+/// The Chinese chase test: the line by which the side to move of `pos` wins the piece on `sq`
+/// under `q`: a net gain that takes the piece, or, when `lenient` (the chase being judged, in
+/// A), a capture that wins the piece on its point and loses at most what the capturer's
+/// departure exposes (2011 26.5: the whole even or better; 1999 item 4: whatever the whole),
+/// the best of the captures that qualify.
+pub(super) fn net_gain_wins(
+    pos: &Position,
+    sq: Square,
+    q: &Query,
+    assessed: Option<&Assessment>,
+    judged: Judged,
+    protector: ProtectorChase,
+    cx: &mut Context,
+) -> Option<Won> {
+    let Judged { any_gain, lenient } = judged;
+    if any_gain && let Some(g) = winning(cx, pos, &q.targeting(sq)) {
+        return Some(Won::from(g));
+    }
+    let x = assessed?;
+    // Won on its own point: no real root, or the exchange there wins.
+    let on_point = x.gains()
+        || matches!(
+            x.protection,
+            Protection::Unprotected | Protection::FalseRoot
+        );
+    if !(lenient && on_point) {
+        return None;
+    }
+    let mut best = Best::new(pos);
+    for &(c, _) in &x.captures {
+        if excluded(q, sq, c) {
+            continue;
+        }
+        let g = search(cx, pos, &q.starting(c));
+        if g.gains() {
+            best.keep(g);
+            continue;
+        }
+        // The loss comes from what the capturer's departure exposes (a root it gave, a line it
+        // opened): 2011 26.5 counts the chase if the whole is even, 1999 item 4 whatever the
+        // whole.
+        let mut p = *pos;
+        p.play_unchecked(c);
+        let exposed = g
+            .line
+            .get(1)
+            .is_some_and(|r| r.to != c.to && p.piece_at(r.to).is_some());
+        if exposed && (protector == ProtectorChase::Counts || g.value >= 0) {
+            best.keep(g);
+        }
+    }
+    best.line()
+}
+
+/// The best of the winning lines offered to it: every capture is tried and the best line kept,
+/// since which of two captures comes first goes by the points' order, and a mirrored board must
+/// be ruled alike. Better is a higher search value (every mate alike), then more material.
+pub(crate) struct Best<'p> {
+    pos: &'p Position,
+    best: Option<Won>,
+}
+
+impl<'p> Best<'p> {
+    /// None yet, for lines from `pos`.
+    pub(crate) fn new(pos: &'p Position) -> Best<'p> {
+        Best { pos, best: None }
+    }
+
+    /// Keeps `g` if it is better than the best so far.
+    pub(crate) fn keep(&mut self, g: Gain) {
+        let gain = |line: &[Move]| line_material(self.pos, line).report_value();
+        let better = self
+            .best
+            .as_ref()
+            .is_none_or(|b| (settled(g.value), gain(&g.line)) > (settled(b.value), gain(&b.line)));
+        if better {
+            self.best = Some(Won::from(g));
+        }
+    }
+
+    /// The best line kept, if any.
+    pub(crate) fn line(self) -> Option<Won> {
+        self.best
+    }
+}
+
+/// Whether `q` leaves out the capture `c` of the piece on `sq`: the piece is offered (兑) and
+/// barred to this capturer, or the capture is a king's or pawn's free one.
+pub(crate) fn excluded(q: &Query, sq: Square, c: Move) -> bool {
+    q.forbid
+        .iter()
+        .any(|f| f.victim == sq && f.by.is_none_or(|b| b == c.from))
+        || q.free.contains(&c)
+}
