@@ -8,8 +8,10 @@
 # Env: QILI (the binary, default target/dist/qili: the build to deploy, `cargo build --profile
 # dist`), SERVER (the binary that serves, default QILI: to measure another build with the same
 # client), PORT (default 50151), SERVE_ARGS (extra flags for qili serve), RUNS (the runs, default
-# "health adjudicate:full adjudicate:summary adjudicate:verdict stream:full"), SOAK (seconds of a
-# last Adjudicate run at full detail with the server's memory sampled every 10 s; default none).
+# "health adjudicate:full adjudicate:summary adjudicate:verdict stream:full"; `watch:full` plays the
+# real games of tests/data/pgn over Watch, a request being a move), SOAK (seconds of a last run at
+# full detail with the server's memory sampled every 10 s; default none), SOAK_RPC (its call,
+# default adjudicate; watch keeps CONCURRENCY games open).
 # Linux only (/proc). Every run stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,8 +62,8 @@ for run in $runs; do
     "$run" "$rate" "$ratio" "$p50" "$p99" "$max" "$errors" "$bytes" "$cpu" "$(rss_kb)"
 done
 if [ -n "${SOAK:-}" ]; then
-  "$qili" load --addr "127.0.0.1:$port" --concurrency "$concurrency" --duration "$SOAK" \
-    >/tmp/qili-load-soak.txt &
+  "$qili" load --addr "127.0.0.1:$port" --rpc "${SOAK_RPC:-adjudicate}" \
+    --concurrency "$concurrency" --duration "$SOAK" >/tmp/qili-load-soak.txt &
   client=$!
   samples=""
   for _ in $(seq 0 10 "$SOAK"); do
@@ -69,7 +71,7 @@ if [ -n "${SOAK:-}" ]; then
     sleep 10
   done
   wait "$client"
-  echo "soak: $SOAK s, adjudicate full, $(grep -E '^(requests/s|errors|latency)' /tmp/qili-load-soak.txt | tr '\n' ' ')"
+  echo "soak: $SOAK s, ${SOAK_RPC:-adjudicate} full, $(grep -E '^(requests/s|errors|latency)' /tmp/qili-load-soak.txt | tr '\n' ' ')"
   echo "soak: server RSS every 10 s (KB):$samples; peak $(awk '/VmHWM/ {print $2}' "/proc/$server/status") KB; threads $(awk '/Threads/ {print $2}' "/proc/$server/status"); descriptors $(ls "/proc/$server/fd" | wc -l)"
 fi
 echo "server log: $(wc -l </tmp/qili-load-serve.log) lines, $(du -k /tmp/qili-load-serve.log | cut -f1) KB"

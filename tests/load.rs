@@ -20,10 +20,12 @@ fn figure(out: &str, label: &str) -> u64 {
 fn load_runs_each_rpc_against_serve_and_reports_ok_calls() {
     let server = Server::start();
     let cases = concat!(env!("CARGO_MANIFEST_DIR"), "/cases");
+    let records = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn");
     for (rpc, detail) in [
         ("adjudicate", "full"),
         ("health", "full"),
         ("stream", "verdict"),
+        ("watch", "summary"),
     ] {
         let started = Instant::now();
         let out = Command::new(QILI)
@@ -37,6 +39,7 @@ fn load_runs_each_rpc_against_serve_and_reports_ok_calls() {
                 detail,
             ])
             .args(["--concurrency", "4", "--duration", "1", "--cases", cases])
+            .args(["--records", records])
             .output()
             .expect("run qili load");
         let stdout = String::from_utf8_lossy(&out.stdout);

@@ -1,7 +1,8 @@
 //! `qili load`: a bounded load generator for a running `qili serve` on loopback. It keeps N calls
 //! in flight for S seconds (or up to a request cap) and prints throughput, errors by code, latency
 //! percentiles and the mean reply size. The calls are `Adjudicate` (the corpus cases), the health
-//! check (the transport's ceiling, with the same client) or the corpus over `AdjudicateStream`.
+//! check (the transport's ceiling, with the same client), the corpus over `AdjudicateStream`, or
+//! real games over `Watch` (a request is a move, sent once the previous one is answered).
 
 use clap::{Args, ValueEnum};
 use futures::StreamExt;
@@ -35,6 +36,9 @@ pub enum Rpc {
     Adjudicate,
     /// The corpus cases over `qili.v1.Qili/AdjudicateStream`, one stream per connection.
     Stream,
+    /// The real games of `--records` over `qili.v1.Qili/Watch`: N games in flight, a stream each,
+    /// each move sent once the previous one is answered (a request is a move).
+    Watch,
 }
 
 /// How much of each ruling to ask for (`AdjudicateRequest.detail`).
@@ -87,6 +91,9 @@ pub struct LoadArgs {
     /// The corpus: a .jsonl file or a folder of them.
     #[arg(long, default_value = "cases")]
     cases: PathBuf,
+    /// The games to play with `watch`: a game record or a folder of them.
+    #[arg(long, default_value = "tests/data/pgn")]
+    records: PathBuf,
 }
 
 /// Longest a single call may take before it counts as DEADLINE_EXCEEDED.
@@ -241,6 +248,8 @@ fn micros_since(t: Instant) -> u64 {
 struct Plan {
     rpc: Rpc,
     bodies: Vec<Bytes>,
+    /// For `watch`: each game's messages, its opening first.
+    games: Vec<Vec<Bytes>>,
     deadline: Instant,
     sent: AtomicU64,
     max_requests: u64,
@@ -258,6 +267,7 @@ impl Plan {
 const ADJUDICATE: &str = "/qili.v1.Qili/Adjudicate";
 const ADJUDICATE_STREAM: &str = "/qili.v1.Qili/AdjudicateStream";
 const HEALTH_CHECK: &str = "/grpc.health.v1.Health/Check";
+const WATCH: &str = "/qili.v1.Qili/Watch";
 
 /// One unary call at a time, in a loop, from message `start_at` on.
 async fn unary_worker(channel: Channel, plan: Arc<Plan>, start_at: usize) -> Tally {
@@ -365,6 +375,123 @@ async fn stream_worker(channel: Channel, plan: Arc<Plan>, start_at: usize, windo
     tally
 }
 
+/// One game at a time over `Watch`, from game `start_at` on: a stream per game, its opening, then
+/// each move sent once the previous one is answered, its latency from its sending.
+async fn watch_worker(channel: Channel, plan: Arc<Plan>, start_at: usize) -> Tally {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    let mut tally = Tally::default();
+    let mut i = start_at;
+    while Instant::now() < plan.deadline {
+        let Some((opening, moves)) = plan.games[i % plan.games.len()].split_first() else {
+            break;
+        };
+        i = i.wrapping_add(1);
+        if let Err(e) = grpc.ready().await {
+            tally.error(&format!("{:?}", Status::unavailable(e.to_string()).code()));
+            return tally;
+        }
+        let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(1);
+        let outgoing =
+            futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|b| (b, rx)) });
+        if tx.send(opening.clone()).await.is_err() {
+            break;
+        }
+        let codec = PreEncoded::<pb::GameStatus>::new(&plan.replies);
+        let path = PathAndQuery::from_static(WATCH);
+        let mut answers = match grpc
+            .streaming(tonic::Request::new(outgoing), path, codec)
+            .await
+        {
+            Ok(r) => r.into_inner(),
+            Err(status) => {
+                tally.error(&format!("{:?}", status.code()));
+                continue;
+            }
+        };
+        // The opening's answer.
+        if let Err(status) = answers.message().await {
+            tally.error(&format!("{:?}", status.code()));
+            continue;
+        }
+        for m in moves {
+            if !plan.go_on() {
+                return tally;
+            }
+            let began = Instant::now();
+            if tx.send(m.clone()).await.is_err() {
+                tally.error("StreamEnded");
+                break;
+            }
+            let answer = answers.message().await;
+            tally.latencies_us.push(micros_since(began));
+            match answer {
+                Ok(Some(status)) if status.error.is_none() => tally.ok += 1,
+                Ok(Some(_)) => tally.error("InvalidArgument"),
+                Ok(None) => {
+                    tally.error("StreamEnded");
+                    break;
+                }
+                Err(status) => {
+                    tally.error(&format!("{:?}", status.code()));
+                    break;
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// For `watch`: every game of the records, as its messages encoded once (the opening, then a
+/// message per move, ICCS).
+fn games(args: &LoadArgs) -> Result<Vec<Vec<Bytes>>, String> {
+    if args.rpc != Rpc::Watch {
+        return Ok(Vec::new());
+    }
+    let path = &args.records;
+    let files = if path.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| format!("load: --records {}: {e}", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        files
+    } else {
+        vec![path.clone()]
+    };
+    let mut out = Vec::new();
+    for file in files {
+        let bytes =
+            std::fs::read(&file).map_err(|e| format!("load: --records {}: {e}", file.display()))?;
+        let games = qili::record::read_games(&bytes)
+            .map_err(|e| format!("load: --records {}: {e}", file.display()))?;
+        for (n, g) in games.iter().enumerate() {
+            let encode = |m: pb::watch_request::Message| -> Bytes {
+                pb::WatchRequest { message: Some(m) }.encode_to_vec().into()
+            };
+            let mut messages = vec![encode(pb::watch_request::Message::Open(
+                pb::AdjudicateRequest {
+                    request_id: format!("{} #{}", file.display(), n + 1),
+                    fen: g.start.fen(),
+                    notation: pb::Notation::Iccs.into(),
+                    detail: args.detail.pb().into(),
+                    ..Default::default()
+                },
+            ))];
+            messages.extend(g.moves.iter().map(|m| {
+                encode(pb::watch_request::Message::Play(pb::WatchMoves {
+                    moves: vec![m.to_string()],
+                }))
+            }));
+            out.push(messages);
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("load: no games in {}", path.display()));
+    }
+    Ok(out)
+}
+
 fn percentile(sorted: &[u64], p: f64) -> u64 {
     if sorted.is_empty() {
         return 0;
@@ -380,6 +507,9 @@ fn ms(us: u64) -> String {
 
 /// The messages to send, each encoded once.
 fn bodies(args: &LoadArgs) -> Result<Vec<Bytes>, String> {
+    if args.rpc == Rpc::Watch {
+        return Ok(Vec::new());
+    }
     if args.rpc == Rpc::Health {
         let check = tonic_health::pb::HealthCheckRequest {
             service: "qili.v1.Qili".into(),
@@ -407,7 +537,8 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
         return Err("load: --duration must be at least 1 second".to_string());
     }
     let bodies = bodies(&args)?;
-    let cases = bodies.len();
+    let games = games(&args)?;
+    let cases = bodies.len().max(games.len());
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -433,6 +564,7 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
         let plan = Arc::new(Plan {
             rpc: args.rpc,
             bodies,
+            games,
             deadline: started + Duration::from_secs(args.duration),
             sent: AtomicU64::new(0),
             max_requests: args.max_requests,
@@ -452,6 +584,17 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
                         Arc::clone(&plan),
                         n * stride.max(1),
                         window,
+                    ))
+                })
+                .collect()
+        } else if args.rpc == Rpc::Watch {
+            // N games in flight, a stream each, spread over the connections.
+            (0..args.concurrency)
+                .map(|n| {
+                    tokio::spawn(watch_worker(
+                        channels[n % channels.len()].clone(),
+                        Arc::clone(&plan),
+                        n,
                     ))
                 })
                 .collect()
@@ -484,6 +627,9 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
             Rpc::Health => "health".to_string(),
             Rpc::Adjudicate => format!("adjudicate, detail {:?}", args.detail).to_lowercase(),
             Rpc::Stream => format!("stream, detail {:?}", args.detail).to_lowercase(),
+            Rpc::Watch => {
+                format!("watch (a request is a move), detail {:?}", args.detail).to_lowercase()
+            }
         };
         outln!("target: {url}");
         outln!("rpc: {rpc}");
