@@ -205,15 +205,17 @@ pub fn ruling(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
-    // The ids in one column, wide enough for the longest (`2011 26.1.2`).
-    let width = r
+    // The articles as the language cites them, in one column wide enough for the longest
+    // (`2011 26.1.2`, `棋例细则第11条`).
+    let cited: Vec<String> = r
         .articles
         .iter()
-        .map(|a| a.id.len() + 2)
-        .fold(8, usize::max);
+        .map(|a| words::article(lang, &a.edition, &a.number, &a.id))
+        .collect();
+    let width = cited.iter().map(|c| c.width() + 2).fold(8, usize::max);
     let blank = " ".repeat(width);
-    for a in &r.articles {
-        let id = pad(&a.id, width);
+    for (a, cited) in r.articles.iter().zip(&cited) {
+        let id = pad(cited, width);
         let texts: Vec<&str> = [a.zh.as_str(), a.en.as_str()]
             .into_iter()
             .filter(|s| !s.is_empty())
@@ -260,14 +262,14 @@ pub fn analysis(a: &pb::AnalyzeResponse, lang: Lang) -> String {
         }
         if !m.targets.is_empty() {
             let _ = writeln!(out, "\n{}", heading(lang, Heading::MoveTargets));
-            out.push_str(&targets(&m.targets, lang));
+            out.push_str(&targets(&m.targets, &a.pieces, lang));
         }
     }
     let _ = writeln!(out, "\n{}", heading(lang, Heading::Attacked));
     if a.attacked.is_empty() {
         let _ = writeln!(out, "{}", heading(lang, Heading::None));
     } else {
-        out.push_str(&targets(&a.attacked, lang));
+        out.push_str(&targets(&a.attacked, &a.pieces, lang));
     }
     let _ = writeln!(out, "\n{}", heading(lang, Heading::Graph));
     let head: Vec<String> = [
@@ -287,7 +289,7 @@ pub fn analysis(a: &pb::AnalyzeResponse, lang: Lang) -> String {
     out
 }
 
-fn targets(list: &[pb::Target], lang: Lang) -> String {
+fn targets(list: &[pb::Target], pieces: &[pb::PieceNode], lang: Lang) -> String {
     let head: Vec<String> = [
         Heading::Piece,
         Heading::Attackers,
@@ -300,7 +302,7 @@ fn targets(list: &[pb::Target], lang: Lang) -> String {
     .collect();
     let mut rows = Vec::new();
     for t in list {
-        let row = sheet::target_row(t, lang);
+        let row = sheet::target_row(t, lang, pieces);
         rows.push(vec![
             row.piece,
             row.attackers,

@@ -36,6 +36,11 @@ impl ArticleId {
         format!("{}{}", self.edition.profile().cite_prefix, self.number)
     }
 
+    /// The article as a Chinese text cites it (see [`cite_zh`]).
+    pub fn cite_zh(self) -> String {
+        cite_zh(self.edition, self.number)
+    }
+
     /// Its text, from its book's table.
     pub fn text(self) -> &'static ArticleText {
         const NONE: ArticleText = ArticleText {
@@ -49,6 +54,20 @@ impl ArticleId {
             .iter()
             .find(|a| a.number == self.number)
             .unwrap_or(&NONE)
+    }
+}
+
+/// Article `number` of `edition` as a Chinese text cites it: the 1999 book's articles by number
+/// (`25.2`) and the items of its chapter 7, 棋例细则, as that chapter numbers them (`item 6` →
+/// `棋例细则第6条`); the 2011 book's as `2011年规则26.5`; the Asian rules' as `亚洲规则第8条`.
+pub fn cite_zh(edition: Ruleset, number: &str) -> String {
+    match edition {
+        Ruleset::Cxa1999 => match number.strip_prefix("item ") {
+            Some(item) => format!("棋例细则第{item}条"),
+            None => number.to_string(),
+        },
+        Ruleset::Cxa2011 => format!("2011年规则{number}"),
+        Ruleset::Axf => format!("亚洲规则第{number}条"),
     }
 }
 

@@ -316,7 +316,8 @@ fn articles(h: &mut String, r: &pb::Ruling) {
     h2(h, lang, Heading::Articles);
     h.push_str("<dl>");
     for a in &r.articles {
-        let _ = write!(h, "<dt>{}</dt><dd>", escape(&a.id));
+        let cited = words::article(lang, &a.edition, &a.number, &a.id);
+        let _ = write!(h, "<dt>{}</dt><dd>", escape(&cited));
         for text in [&a.zh, &a.en].into_iter().filter(|s| !s.is_empty()) {
             let _ = write!(h, "<p>{}</p>", escape(text));
         }
@@ -379,7 +380,7 @@ pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
     if let Some(m) = a.r#move.as_ref().filter(|m| !m.targets.is_empty()) {
         h.push_str("<section class=\"moves\">");
         h2(&mut h, lang, Heading::MoveTargets);
-        target_table(&mut h, &m.targets, lang);
+        target_table(&mut h, &m.targets, &a.pieces, lang);
         h.push_str("</section>");
     }
     h.push_str("<section class=\"attacked\">");
@@ -387,7 +388,7 @@ pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
     if a.attacked.is_empty() {
         let _ = write!(h, "<p>{}</p>", escape(&heading(lang, Heading::None)));
     } else {
-        target_table(&mut h, &a.attacked, lang);
+        target_table(&mut h, &a.attacked, &a.pieces, lang);
     }
     h.push_str("</section><section class=\"graph\">");
     h2(&mut h, lang, Heading::Graph);
@@ -416,7 +417,7 @@ pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
     h
 }
 
-fn target_table(h: &mut String, targets: &[pb::Target], lang: Lang) {
+fn target_table(h: &mut String, targets: &[pb::Target], pieces: &[pb::PieceNode], lang: Lang) {
     h.push_str("<table><thead><tr>");
     for key in [
         Heading::Piece,
@@ -429,7 +430,7 @@ fn target_table(h: &mut String, targets: &[pb::Target], lang: Lang) {
     }
     h.push_str("</tr></thead><tbody>");
     for t in targets {
-        let row = super::target_row(t, lang);
+        let row = super::target_row(t, lang, pieces);
         let _ = write!(
             h,
             "<tr{}><td>{}</td><td class=\"iccs\">{}</td><td>{}</td><td>{}</td><td>{}",

@@ -44,14 +44,18 @@ pub fn kind_text(lang: Lang, m: &pb::MoveReport) -> String {
     out
 }
 
-/// An attacked piece: `黑马g7 无根 +5 捉` / `black horse g7 unprotected +5 chased`.
+/// A piece of the API on its square (`黑７路马`, `black horse g7`); the square alone if the piece is
+/// not named.
+fn piece_text(lang: Lang, piece: Option<&pb::Piece>, square: &str) -> String {
+    match (terms::piece(piece), square.parse::<Square>()) {
+        (Some(p), Ok(sq)) => words::piece_at(lang, p, sq),
+        _ => square.to_string(),
+    }
+}
+
+/// An attacked piece: `黑７路马 无根 +5 捉` / `black horse g7 unprotected +5 chased`.
 pub fn target_text(lang: Lang, t: &pb::Target) -> String {
-    let piece = terms::piece(t.piece.as_ref());
-    let who = match (piece, lang) {
-        (Some(p), Lang::En) => format!("{} {} {}", p.color.name(), p.role.name(), t.square),
-        (Some(p), _) => format!("{}{}{}", p.color.chinese(), p.chinese(), t.square),
-        (None, _) => t.square.clone(),
-    };
+    let who = piece_text(lang, t.piece.as_ref(), &t.square);
     let mut out = who;
     if let Some(p) = terms::protection(t.protection) {
         out.push(' ');
@@ -219,7 +223,7 @@ pub fn analysis_diagram(a: &pb::AnalyzeResponse, after: &Position, lang: Lang) -
 /// One row of a table of attacked pieces, as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetRow {
-    /// The piece and its square (`黑马g7`).
+    /// The piece on its square (`黑７路马`, `black horse g7`).
     pub piece: String,
     /// The attackers' squares.
     pub attackers: String,
@@ -231,18 +235,15 @@ pub struct TargetRow {
     pub gain: String,
 }
 
-/// The row of an attacked piece.
-pub fn target_row(t: &pb::Target, lang: Lang) -> TargetRow {
-    let piece_text = |p: Option<&pb::Piece>, square: &str| match (terms::piece(p), lang) {
-        (Some(p), Lang::En) => format!("{} {} {square}", p.color.name(), p.role.name()),
-        (Some(p), _) => format!("{}{}{square}", p.color.chinese(), p.chinese()),
-        (None, _) => square.to_string(),
-    };
+/// The row of an attacked piece; a Chinese sheet names the attackers by the pieces of `pieces` that
+/// stand on their squares, as Chinese notation does.
+pub fn target_row(t: &pb::Target, lang: Lang, pieces: &[pb::PieceNode]) -> TargetRow {
+    let named = |p: Option<&pb::Piece>, square: &str| piece_text(lang, p, square);
     let defenders: Vec<String> = t
         .defenders
         .iter()
         .map(|d| {
-            let mut s = piece_text(d.piece.as_ref(), &d.square);
+            let mut s = named(d.piece.as_ref(), &d.square);
             if d.hidden {
                 s.push_str(&format!(" ({})", short(lang, "暗", "hidden")));
             }
@@ -259,9 +260,18 @@ pub fn target_row(t: &pb::Target, lang: Lang) -> TargetRow {
         gain.push_str(&heading(lang, Heading::Chased));
     }
     TargetRow {
-        piece: piece_text(t.piece.as_ref(), &t.square),
+        piece: named(t.piece.as_ref(), &t.square),
         attackers: if t.attackers.is_empty() {
             none.clone()
+        } else if lang == Lang::Zh {
+            t.attackers
+                .iter()
+                .map(|sq| {
+                    let on = pieces.iter().find(|n| &n.square == sq);
+                    piece_text(lang, on.and_then(|n| n.piece.as_ref()), sq)
+                })
+                .collect::<Vec<_>>()
+                .join("、")
         } else {
             t.attackers.join(" ")
         },
@@ -299,10 +309,17 @@ pub fn graph_rows(a: &pb::AnalyzeResponse, lang: Lang) -> Vec<GraphRow> {
             .iter()
             .filter(|e| e.from == from && e.relation == relation as i32)
             .map(|e| {
-                if e.hidden {
-                    format!("{} ({hidden})", e.to)
+                // A Chinese sheet names the pieces as Chinese notation does; the others by square.
+                let to = if lang == Lang::Zh {
+                    let piece = a.pieces.iter().find(|n| n.square == e.to);
+                    piece_text(lang, piece.and_then(|n| n.piece.as_ref()), &e.to)
                 } else {
                     e.to.clone()
+                };
+                if e.hidden {
+                    format!("{to} ({hidden})")
+                } else {
+                    to
                 }
             })
             .collect::<Vec<_>>()
@@ -321,7 +338,8 @@ pub fn graph_rows(a: &pb::AnalyzeResponse, lang: Lang) -> Vec<GraphRow> {
                 color: p.color,
                 piece: match lang {
                     Lang::En => format!("{} {}", p.color.name(), p.role.name()),
-                    _ => format!("{}{}", p.color.chinese(), p.chinese()),
+                    Lang::Zh => piece_text(lang, n.piece.as_ref(), &n.square),
+                    Lang::Both => format!("{}{}", p.color.chinese(), p.chinese()),
                 },
                 square: n.square.clone(),
                 attacks,

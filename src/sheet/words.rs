@@ -2,7 +2,9 @@
 //! names of verdicts, patterns, kinds and protections, moves by round, the cycle summary.
 
 use crate::color::Color;
+use crate::piece::Piece;
 use crate::rules::{IdleKind, MoveKind, Pattern, Protection, Ruleset, Verdict};
+use crate::square::Square;
 
 /// The language(s) of a sheet.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -57,6 +59,52 @@ impl Lang {
 /// The colon between a label and its value: `：` in Chinese, `: ` otherwise.
 pub fn colon(lang: Lang) -> &'static str {
     if lang == Lang::Zh { "：" } else { ": " }
+}
+
+/// A piece's file in its own side's numbering, as Chinese notation counts it: red's 一–九 from
+/// red's right (file i is 一), black's １–９ from black's right (file a is １).
+pub fn own_file_zh(color: Color, square: Square) -> char {
+    const RED: [char; 9] = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
+    const BLACK: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+    let file = usize::from(square.file()).min(8);
+    match color {
+        Color::Red => RED[file],
+        Color::Black => BLACK[file],
+    }
+}
+
+/// A piece on its point: `黑７路马` in Chinese (its file as Chinese notation numbers it), `black
+/// horse g7` in English, `黑７路马(g7)` for both.
+pub fn piece_at(lang: Lang, piece: Piece, square: Square) -> String {
+    let zh = || {
+        format!(
+            "{}{}路{}",
+            piece.color.chinese(),
+            own_file_zh(piece.color, square),
+            piece.chinese()
+        )
+    };
+    match lang {
+        Lang::Zh => zh(),
+        Lang::En => format!("{} {} {square}", piece.color.name(), piece.role.name()),
+        Lang::Both => format!("{}({square})", zh()),
+    }
+}
+
+/// An article as each language cites it: `棋例细则第6条` in Chinese, `item 6` in English (the id
+/// people cite, `2011 26.5`), both when they differ: `棋例细则第6条 (item 6)`. `edition` and
+/// `number` are the API's (`cxa1999`, `item 6`); an unknown edition keeps the id.
+pub fn article(lang: Lang, edition: &str, number: &str, id: &str) -> String {
+    let zh = edition.parse::<Ruleset>().map_or_else(
+        |_| id.to_string(),
+        |e| crate::rules::article::cite_zh(e, number),
+    );
+    match lang {
+        Lang::Zh => zh,
+        Lang::En => id.to_string(),
+        Lang::Both if zh == id => zh,
+        Lang::Both => format!("{zh} ({id})"),
+    }
 }
 
 /// 红方 / red.
@@ -320,4 +368,37 @@ pub enum Heading {
     RulingTime,
     Arbiter,
     Signature,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::Role;
+
+    #[test]
+    fn pieces_and_articles_in_chinese_as_the_books_write_them() {
+        let horse = Piece::new(Color::Black, Role::Horse);
+        let g7 = "g7".parse::<Square>().expect("square");
+        assert_eq!(piece_at(Lang::Zh, horse, g7), "黑７路马");
+        assert_eq!(piece_at(Lang::En, horse, g7), "black horse g7");
+        assert_eq!(piece_at(Lang::Both, horse, g7), "黑７路马(g7)");
+        let cannon = Piece::new(Color::Red, Role::Cannon);
+        let h2 = "h2".parse::<Square>().expect("square");
+        assert_eq!(piece_at(Lang::Zh, cannon, h2), "红二路炮");
+        assert_eq!(
+            article(Lang::Zh, "cxa1999", "item 6", "item 6"),
+            "棋例细则第6条"
+        );
+        assert_eq!(
+            article(Lang::Both, "cxa1999", "item 6", "item 6"),
+            "棋例细则第6条 (item 6)"
+        );
+        assert_eq!(article(Lang::Both, "cxa1999", "25.2", "25.2"), "25.2");
+        assert_eq!(article(Lang::En, "cxa1999", "item 6", "item 6"), "item 6");
+        assert_eq!(
+            article(Lang::Zh, "cxa2011", "26.5", "2011 26.5"),
+            "2011年规则26.5"
+        );
+        assert_eq!(article(Lang::Zh, "axf", "8", "AXF 8"), "亚洲规则第8条");
+    }
 }
