@@ -2,9 +2,11 @@
 //! it, at its last move or at the disputed moment).
 
 use super::render::{self, LangArg};
+use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
 use qili::notation::Notation;
 use qili::record::dispute::{At, Dispute, DisputeError, split_moves};
+use qili::referee::{GameOptions, Referee};
 use qili::request::Request;
 use qili::rules::{self, BySide, Options, Ruleset};
 use qili::service::{Failure, abridge, convert};
@@ -206,7 +208,18 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
             outln!("{json}");
         }
-        Format::Text => out!("{}", render::ruling(&message, &dispute, lang)),
+        Format::Text => {
+            out!("{}", render::ruling(&message, &dispute, lang));
+            // What the side to move may no longer play, now that the ruling is made.
+            let mut referee = Referee::new(dispute.start, options, GameOptions::default());
+            for &m in &dispute.moves {
+                referee.replay(m).map_err(|e| e.to_string())?;
+            }
+            let to_move = referee.position().turn();
+            if let Some(line) = forbidden_line(lang, to_move, &referee.forbidden_moves()) {
+                outln!("\n{line}");
+            }
+        }
         Format::Html => out!(
             "{}",
             qili::sheet::ruling_document(&message, &dispute, &Paperwork::default(), lang)

@@ -8,13 +8,15 @@
 
 use super::judge::{game_number, read_file, ruleset};
 use super::render::LangArg;
+use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
 use qili::notation::{Notation, write_move};
 use qili::record::Game;
 use qili::record::dispute::{self, Repetition, repetitions, round_of};
+use qili::referee::{ForbiddenMove, GameOptions, Referee};
 use qili::rules::{self, Options, Ruling};
 use qili::sheet::{Lang, words};
-use qili::{Color, Position};
+use qili::{Color, Move, Position};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -85,10 +87,27 @@ impl MoveAt {
     }
 }
 
-/// One repetition of a game with its ruling.
+/// One repetition of a game with its ruling, and what the side to move may then no longer play.
 struct Found {
     run: Repetition,
     ruling: Ruling,
+    forbidden: Vec<ForbiddenMove>,
+    to_move: Color,
+}
+
+/// The forbidden moves of the side to move after `moves` (legal) from `start`.
+fn forbidden_after(
+    start: Position,
+    moves: &[Move],
+    options: Options,
+) -> (Vec<ForbiddenMove>, Color) {
+    let mut referee = Referee::new(start, options, GameOptions::default());
+    for &m in moves {
+        if referee.replay(m).is_err() {
+            break;
+        }
+    }
+    (referee.forbidden_moves(), referee.position().turn())
 }
 
 /// Scans the chosen games and prints what it finds.
@@ -117,9 +136,15 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         }
         let found: Vec<Found> = repetitions(&game.start, &game.moves)
             .into_iter()
-            .map(|run| Found {
-                ruling: rules::rule(&game.start, &game.moves[..=run.ruled_at], &options),
-                run,
+            .map(|run| {
+                let moves = &game.moves[..=run.ruled_at];
+                let (forbidden, to_move) = forbidden_after(game.start, moves, options);
+                Found {
+                    ruling: rules::rule(&game.start, moves, &options),
+                    run,
+                    forbidden,
+                    to_move,
+                }
             })
             .collect();
         total += found.len();
@@ -239,6 +264,9 @@ fn game_text(
         if r.verdict != rules::Verdict::NoRepetition {
             out.push_str(&format!("{indent}{}\n", sides_text(r, lang)));
         }
+        if let Some(line) = forbidden_line(lang, f.to_move, &f.forbidden) {
+            out.push_str(&format!("{indent}{line}\n"));
+        }
         if f.run.threefold.is_none() {
             for line in words::two_occurrences(lang) {
                 out.push_str(&format!("{indent}{line}\n"));
@@ -298,6 +326,12 @@ fn game_json(name: &str, number: usize, game: &Game, found: &[Found]) -> serde_j
                 "verdict": r.verdict.name(),
                 "red": repeated.then(|| side(&r.red)),
                 "black": repeated.then(|| side(&r.black)),
+                "forbidden": f.forbidden.iter().map(|m| serde_json::json!({
+                    "iccs": m.iccs,
+                    "chinese": m.chinese,
+                    "verdict": m.verdict.name(),
+                    "loses": m.loses,
+                })).collect::<Vec<_>>(),
             })
         })
         .collect();

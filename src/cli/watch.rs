@@ -9,7 +9,7 @@ use clap::Args;
 use qili::Color;
 use qili::record::dispute::split_moves;
 use qili::record::read_games;
-use qili::referee::{EndKind, GameEnd, GameOptions, Referee, Status};
+use qili::referee::{EndKind, ForbiddenMove, GameEnd, GameOptions, Referee, Status};
 use qili::request::Request;
 use qili::rules::{Options, Texts};
 use qili::service::Failure;
@@ -186,31 +186,8 @@ fn line(s: &Status, lang: Lang) -> String {
             ));
         }
     }
-    if !s.forbidden.is_empty() {
-        let list: Vec<String> = s
-            .forbidden
-            .iter()
-            .map(|f| {
-                let (zh, en) = if f.loses {
-                    ("，判负", ", loses")
-                } else {
-                    ("", "")
-                };
-                match lang {
-                    Lang::Zh => format!("{}（{}{zh}）", f.chinese, f.iccs),
-                    _ => format!("{} ({}{en})", f.chinese, f.iccs),
-                }
-            })
-            .collect();
-        parts.push(format!(
-            "{}{}{}",
-            lang.label(
-                &format!("{}禁着", words::side(Lang::Zh, s.to_move)),
-                &format!("{} may not play", words::side(Lang::En, s.to_move)),
-            ),
-            words::colon(lang),
-            list.join(", ")
-        ));
+    if let Some(f) = forbidden_line(lang, s.to_move, &s.forbidden) {
+        parts.push(f);
     }
     if let Some(end) = &s.end {
         parts.push(end_text(end, lang));
@@ -222,6 +199,37 @@ fn line(s: &Status, lang: Lang) -> String {
         ));
     }
     parts.join(" · ")
+}
+
+/// `红方禁着：车九平八（a3b3，判负）` / `red may not play: 车九平八 (a3b3, loses)`; `None` when
+/// nothing is forbidden.
+pub fn forbidden_line(lang: Lang, to_move: Color, list: &[ForbiddenMove]) -> Option<String> {
+    if list.is_empty() {
+        return None;
+    }
+    let moves: Vec<String> = list
+        .iter()
+        .map(|f| {
+            let (zh, en) = if f.loses {
+                ("，判负", ", loses")
+            } else {
+                ("", "")
+            };
+            match lang {
+                Lang::Zh => format!("{}（{}{zh}）", f.chinese, f.iccs),
+                _ => format!("{} ({}{en})", f.chinese, f.iccs),
+            }
+        })
+        .collect();
+    Some(format!(
+        "{}{}{}",
+        lang.label(
+            &format!("{}禁着", words::side(Lang::Zh, to_move)),
+            &format!("{} may not play", words::side(Lang::En, to_move)),
+        ),
+        words::colon(lang),
+        moves.join(", ")
+    ))
 }
 
 /// `对局结束：将死，红方胜` / `game over: checkmate, red wins`.

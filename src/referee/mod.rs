@@ -441,7 +441,7 @@ impl Referee {
                 black: r.black,
             }
         });
-        let forbidden = self.forbidden();
+        let forbidden = self.forbidden_moves();
         let banmoves = if forbidden.is_empty() {
             String::new()
         } else {
@@ -475,9 +475,9 @@ impl Referee {
     }
 
     /// The legal moves of the side to move that would make a position occur for the ruling count
-    /// (or more) and close a cycle ruled against that side. Moves are generated only when such a
-    /// position exists; only those that reach it are ruled.
-    fn forbidden(&self) -> Vec<ForbiddenMove> {
+    /// (or more) and close a cycle ruled against that side (a status's `forbidden`). Moves are
+    /// generated only when such a position exists; only those that reach it are ruled.
+    pub fn forbidden_moves(&self) -> Vec<ForbiddenMove> {
         let us = self.pos.turn();
         if !self.stretch.any_hot(!us) {
             return Vec::new();
