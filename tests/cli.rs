@@ -1173,3 +1173,162 @@ fn analyze_prints_the_graph_the_protection_and_the_move() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("qili: fen: "), "{}", stderr(&o));
 }
+
+#[test]
+fn a_case_file_with_a_byte_order_mark_loads() {
+    let dir = TempDir::new("bom");
+    let file = dir.0.join("bom.jsonl");
+    let text = format!(
+        "\u{feff}{}\n{}\n",
+        case("first", "red_loses"),
+        case("second", "red_loses")
+    );
+    std::fs::write(&file, text).expect("write");
+    let o = qili(&["cases", file.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().last(), Some("2 passed, 0 failed"));
+    // Not UTF-8: the line of the first bad byte is named.
+    std::fs::write(
+        &file,
+        [case("ok", "red_loses").as_bytes(), b"\n{\"id\":\"\xff\"}\n"].concat(),
+    )
+    .expect("write");
+    let o = qili(&["cases", file.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bom.jsonl:2: not UTF-8"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn side_labels_may_be_the_chinese_terms() {
+    let dir = TempDir::new("zh-labels");
+    let zh = case("zh", "red_loses").replace(
+        r#""red":"perpetual_check"}"#,
+        r#""red":"长将","black":"闲"}"#,
+    );
+    let wrong =
+        case("zh-wrong", "red_loses").replace(r#""red":"perpetual_check"}"#, r#""red":"长捉"}"#);
+    let o = cases_on(&dir, "zh.jsonl", &[zh, wrong], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.lines().last(), Some("1 passed, 1 failed"), "{text}");
+    assert!(text.contains("FAIL zh-wrong ("), "{text}");
+    assert!(
+        text.contains("expected verdict=red_loses red=perpetual_chase;"),
+        "{text}"
+    );
+    let bad = case("bad", "red_loses").replace("perpetual_check", "长长将");
+    let o = cases_on(&dir, "bad.jsonl", &[bad], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            r#"bad.jsonl:1: expected.red: unknown label "长长将" (one of perpetual_check 长将,"#
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_case_can_pin_the_repetitions_and_the_cycle_start() {
+    let dir = TempDir::new("pins");
+    // The final position occurs three times; the cycle starts with red's fifth move (ply 4).
+    let pinned = |id: &str, pins: &str| {
+        case(id, "red_loses").replace(
+            r#""red":"perpetual_check"}"#,
+            &format!(r#""red":"perpetual_check",{pins}}}"#),
+        )
+    };
+    let lines = [
+        pinned("right", r#""repetitions":3,"cycle_start":4"#),
+        pinned("wrong", r#""repetitions":4,"cycle_start":0"#),
+    ];
+    let o = cases_on(&dir, "p.jsonl", &lines, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.lines().last(), Some("1 passed, 1 failed"), "{text}");
+    assert!(
+        text.contains("FAIL wrong (") && text.contains("repetitions=4 cycle_start=0; actual"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  repetitions: expected 4, got 3\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  cycle_start: expected 0, got 4\n"),
+        "{text}"
+    );
+    let o = cases_on(&dir, "p.jsonl", &lines, &["--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(json["results"][0]["expected"]["repetitions"], 3);
+    assert_eq!(json["results"][0]["actual"]["cycle_start"], 4);
+}
+
+#[test]
+fn a_case_that_cannot_run_is_an_error_not_a_failure() {
+    let dir = TempDir::new("broken");
+    let bad_fen = case("bad-fen", "red_loses").replace(FEN, "4k4/R8/9 w");
+    // The king cannot step two points: moves[1] is illegal.
+    let illegal = case("illegal", "red_loses").replace(r#""e9e8","a9a8""#, r#""e9e7","a9a8""#);
+    let lines = [
+        case("passes", "red_loses"),
+        case("fails", "draw"),
+        bad_fen,
+        illegal,
+    ];
+    let xml_path = dir.0.join("out.xml");
+    let xml_arg = xml_path.to_str().expect("utf-8 path");
+    let o = cases_on(&dir, "e.jsonl", &lines, &["--junit", xml_arg]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(
+        text.lines().last(),
+        Some("1 passed, 1 failed, 2 errors"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ERROR bad-fen (") && text.contains("cannot run: fen: FEN board has 3 ranks"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ERROR illegal (") && text.contains("cannot run: moves[1]"),
+        "{text}"
+    );
+
+    let doc = Element::parse(&std::fs::read_to_string(&xml_path).expect("JUnit written"));
+    let suites = &doc.all("testsuites")[0];
+    assert_eq!(
+        (
+            suites.attr("tests"),
+            suites.attr("failures"),
+            suites.attr("errors")
+        ),
+        ("4", "1", "2")
+    );
+    let cases = doc.all("testcase");
+    assert_eq!(cases[1].all("failure").len(), 1);
+    for c in &cases[2..] {
+        assert!(c.all("failure").is_empty(), "{c:?}");
+        let error = &c.all("error")[0];
+        assert!(error.attr("message").contains("cannot run: "), "{error:?}");
+    }
+
+    let o = cases_on(&dir, "e.jsonl", &lines, &["--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(
+        (json["failed"].as_u64(), json["errors"].as_u64()),
+        (Some(1), Some(2))
+    );
+    let statuses: Vec<&str> = json["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["status"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(statuses, ["passed", "failed", "error", "error"]);
+}

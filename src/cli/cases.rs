@@ -32,8 +32,8 @@ struct Summary<'a> {
     results: &'a [CaseResult],
 }
 
-/// Runs every selected case; exit 0 if none failed, 1 if any did, 2 if a file cannot be read or
-/// nothing is selected.
+/// Runs every selected case; exit 0 if none failed, 1 if any failed or cannot run, 2 if a file
+/// cannot be read or nothing is selected.
 pub fn run(args: CasesArgs) -> Result<ExitCode, String> {
     let mut cases = corpus::load_all(&args.paths).map_err(|e| e.to_string())?;
     let loaded = cases.len();
@@ -90,7 +90,7 @@ pub fn run(args: CasesArgs) -> Result<ExitCode, String> {
         }
         outln!("{tally}");
     }
-    Ok(if tally.failed == 0 {
+    Ok(if tally.failed == 0 && tally.errors == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -71,7 +71,7 @@ pub struct Expected {
     /// The verdict.
     #[serde(deserialize_with = "verdict_name", serialize_with = "verdict_out")]
     pub verdict: Verdict,
-    /// Red's label.
+    /// Red's label (the English name, or the Chinese term: `perpetual_chase` or `长捉`).
     #[serde(
         default,
         deserialize_with = "pattern_name",
@@ -88,6 +88,12 @@ pub struct Expected {
     /// The kinds of the cycle's moves, in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<Vec<MoveLabel>>,
+    /// How often the final position occurs (the ruling's `repetitions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetitions: Option<u32>,
+    /// The index in `moves` of the cycle's first move (the ruling's `cycle_start`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycle_start: Option<usize>,
 }
 
 /// An expected move kind: 将/杀/捉/闲, or an idle kind 兑/献/拦/跟 (which is 闲 showing that kind),
@@ -171,6 +177,10 @@ pub struct Actual {
     pub black: Pattern,
     /// The cycle's moves.
     pub moves: Vec<ActualMove>,
+    /// How often the final position occurs.
+    pub repetitions: u32,
+    /// The index of the cycle's first move.
+    pub cycle_start: usize,
 }
 
 /// How a case came out.
@@ -179,8 +189,11 @@ pub struct Actual {
 pub enum Status {
     /// Every expected field matched.
     Passed,
-    /// Something differs (or the request was refused).
+    /// Something differs.
     Failed,
+    /// The case cannot run: its request is refused (a bad FEN, an illegal move), so there is no
+    /// ruling to compare. A broken case, not a wrong ruling (JUnit `<error>`).
+    Error,
     /// It differs, as its `known_difference` says it does: not a failure of the run.
     KnownDifference,
     /// It is marked as a known difference but now passes: the mark should go.
@@ -265,11 +278,23 @@ fn verdict_out<S: Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(v.name())
 }
 
+/// A side's label by its English name or its Chinese term.
 fn pattern_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Pattern>, D::Error> {
     let name = String::deserialize(d)?;
-    Pattern::from_name(&name)
+    Pattern::ALL
+        .into_iter()
+        .find(|p| p.name() == name || p.chinese() == name)
         .map(Some)
-        .ok_or_else(|| serde::de::Error::custom(format!("unknown label {name:?}")))
+        .ok_or_else(|| {
+            let names: Vec<String> = Pattern::ALL
+                .iter()
+                .map(|p| format!("{} {}", p.name(), p.chinese()))
+                .collect();
+            serde::de::Error::custom(format!(
+                "unknown label {name:?} (one of {})",
+                names.join(", ")
+            ))
+        })
 }
 
 impl Case {
@@ -402,7 +427,13 @@ fn load_file(path: &Path) -> Result<Vec<Case>, CorpusError> {
         line,
         message,
     };
-    let text = String::from_utf8(bytes).map_err(|e| bad(0, format!("not UTF-8: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+        bad(line, format!("not UTF-8: {}", e.utf8_error()))
+    })?;
+    // A byte-order mark, as some Windows editors write, is not part of the first case.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line_no = n + 1;
@@ -450,6 +481,8 @@ pub fn run(case: &Case) -> CaseResult {
                 verdict: r.verdict,
                 red: r.red.pattern,
                 black: r.black.pattern,
+                repetitions: r.repetitions,
+                cycle_start: r.cycle_start,
                 moves: r
                     .moves
                     .iter()
@@ -471,6 +504,7 @@ pub fn run(case: &Case) -> CaseResult {
     };
     let passed = actual.is_some() && differences.is_empty();
     let status = match (passed, case.known_difference.is_some()) {
+        _ if actual.is_none() => Status::Error,
         (true, false) => Status::Passed,
         (false, false) => Status::Failed,
         (false, true) => Status::KnownDifference,
@@ -514,6 +548,20 @@ fn differences(expected: &Expected, actual: &Actual) -> Vec<String> {
             ));
         }
     }
+    for (field, want, got) in [
+        (
+            "repetitions",
+            expected.repetitions.map(|n| n as usize),
+            actual.repetitions as usize,
+        ),
+        ("cycle_start", expected.cycle_start, actual.cycle_start),
+    ] {
+        if let Some(want) = want
+            && want != got
+        {
+            out.push(format!("{field}: expected {want}, got {got}"));
+        }
+    }
     if let Some(labels) = &expected.moves {
         if labels.len() != actual.moves.len() {
             out.push(format!(
@@ -536,6 +584,14 @@ fn differences(expected: &Expected, actual: &Actual) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether a difference is one the summaries (`expected …; actual …`) do not show: about the
+/// moves, the repetitions or the cycle's start; the verdict and labels are in the summaries.
+fn is_detail(difference: &str) -> bool {
+    ["ply ", "moves:", "repetitions:", "cycle_start:"]
+        .iter()
+        .any(|p| difference.starts_with(p))
 }
 
 /// A move's kind and idle kinds, as `闲(兑)` or `idle(exchange)`.
@@ -569,6 +625,12 @@ impl fmt::Display for Expected {
             let texts: Vec<&str> = labels.iter().map(|l| l.text.as_str()).collect();
             write!(f, " moves={}", texts.join(","))?;
         }
+        if let Some(n) = self.repetitions {
+            write!(f, " repetitions={n}")?;
+        }
+        if let Some(n) = self.cycle_start {
+            write!(f, " cycle_start={n}")?;
+        }
         Ok(())
     }
 }
@@ -592,6 +654,7 @@ impl fmt::Display for CaseResult {
         let status = match self.status {
             Status::Passed => "PASS",
             Status::Failed => "FAIL",
+            Status::Error => "ERROR",
             Status::KnownDifference => "KNOWN",
             Status::NowPasses => "NOW PASSES",
         };
@@ -606,12 +669,10 @@ impl fmt::Display for CaseResult {
             write!(f, ": expected {}; ", self.expected)?;
             match (&self.actual, &self.error) {
                 (Some(a), _) => write!(f, "actual {a}")?,
-                (None, Some(e)) => write!(f, "error {e}")?,
+                (None, Some(e)) => write!(f, "cannot run: {e}")?,
                 (None, None) => f.write_str("no ruling")?,
             }
-            // The verdict and labels show in the two summaries; the moves only here.
-            let about_moves = |d: &&String| d.starts_with("ply ") || d.starts_with("moves:");
-            for d in self.differences.iter().filter(about_moves) {
+            for d in self.differences.iter().filter(|d| is_detail(d)) {
                 write!(f, "\n  {d}")?;
             }
         }

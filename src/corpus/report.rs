@@ -14,6 +14,8 @@ pub struct Tally {
     pub passed: usize,
     /// Cases that did not match and are not marked as known differences.
     pub failed: usize,
+    /// Cases that cannot run (their request is refused): broken cases, failing the run too.
+    pub errors: usize,
     /// Marked cases that still differ: reported apart, not failures.
     pub known_differences: usize,
     /// Marked cases that now pass: their mark should go.
@@ -28,6 +30,7 @@ impl Tally {
             match r.status {
                 Status::Passed => t.passed += 1,
                 Status::Failed => t.failed += 1,
+                Status::Error => t.errors += 1,
                 Status::KnownDifference => t.known_differences += 1,
                 Status::NowPasses => {
                     t.passed += 1;
@@ -40,10 +43,13 @@ impl Tally {
 }
 
 impl fmt::Display for Tally {
-    /// `N passed, M failed`, then `, K known differences` when there are any: one fixed form
-    /// (even for K = 1), since CI and tests grep it.
+    /// `N passed, M failed`, then `, E errors` and `, K known differences` when there are any:
+    /// one fixed form (even for 1), since CI and tests grep it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} passed, {} failed", self.passed, self.failed)?;
+        if self.errors > 0 {
+            write!(f, ", {} errors", self.errors)?;
+        }
         match self.known_differences {
             0 => Ok(()),
             k => write!(f, ", {k} known differences"),
@@ -55,7 +61,7 @@ impl fmt::Display for Tally {
 fn failure_message(r: &CaseResult) -> String {
     match (&r.actual, &r.error) {
         (Some(a), _) => format!("expected {}; actual {a}", r.expected),
-        (None, Some(e)) => format!("expected {}; error {e}", r.expected),
+        (None, Some(e)) => format!("expected {}; cannot run: {e}", r.expected),
         (None, None) => format!("expected {}; no ruling", r.expected),
     }
 }
@@ -72,8 +78,9 @@ fn line_of(r: &CaseResult) -> Option<&str> {
 }
 
 /// The run as JUnit XML: a `testsuite` per file, a `testcase` per case (with its file, line and
-/// time), a `failure` naming what was expected and what came out, and a `skipped` with the reason
-/// for a known difference.
+/// time), a `failure` naming what was expected and what came out, an `error` for a case that
+/// cannot run (why its request was refused), and a `skipped` with the reason for a known
+/// difference.
 pub fn junit(results: &[CaseResult]) -> String {
     let mut files: Vec<&str> = Vec::new();
     for r in results {
@@ -129,7 +136,7 @@ fn with_counts<'a>(
         .with_attribute(("tests", cases.len().to_string().as_str()))
         .with_attribute(("failures", t.failed.to_string().as_str()))
         .with_attribute(("skipped", t.known_differences.to_string().as_str()))
-        .with_attribute(("errors", "0"))
+        .with_attribute(("errors", t.errors.to_string().as_str()))
         .with_attribute(("time", seconds(ms).as_str()))
 }
 
@@ -167,6 +174,15 @@ fn testcase(w: &mut Writer<Vec<u8>>, r: &CaseResult) -> std::io::Result<()> {
                     .map(|_| ())
             })?;
         }
+        Status::Error => {
+            element.write_inner_content(|w| {
+                w.create_element("error")
+                    .with_attribute(("message", failure_message(r).as_str()))
+                    .with_attribute(("type", "cannot run"))
+                    .write_text_content(BytesText::new(&r.to_string()))
+                    .map(|_| ())
+            })?;
+        }
         Status::KnownDifference => {
             let why = r.known_difference.as_deref().unwrap_or_default();
             element.write_inner_content(|w| {
@@ -184,7 +200,7 @@ fn testcase(w: &mut Writer<Vec<u8>>, r: &CaseResult) -> std::io::Result<()> {
 /// a known difference that now passes (`::warning …`); `None` for the others.
 pub fn github_annotation(r: &CaseResult) -> Option<String> {
     let (level, message) = match r.status {
-        Status::Failed => ("error", format!("{}: {}", r.id, failure_message(r))),
+        Status::Failed | Status::Error => ("error", format!("{}: {}", r.id, failure_message(r))),
         Status::NowPasses => (
             "warning",
             format!(
@@ -195,7 +211,7 @@ pub fn github_annotation(r: &CaseResult) -> Option<String> {
         Status::Passed | Status::KnownDifference => return None,
     };
     let mut details = message;
-    for d in r.differences.iter().filter(|d| d.starts_with("ply ")) {
+    for d in r.differences.iter().filter(|d| super::is_detail(d)) {
         details.push('\n');
         details.push_str(d);
     }
