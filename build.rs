@@ -1,10 +1,14 @@
 //! Compiles `proto/qili/v1/qili.proto` with protox (pure Rust, so no `protoc` is needed) into the
-//! tonic client and server, the proto3 JSON mapping (pbjson) and the descriptor set for reflection.
+//! tonic client and server, the proto3 JSON mapping (pbjson) and the descriptor set for reflection;
+//! and names the commit qili is built from (`QILI_COMMIT`, shown by `qili --version`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto");
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
+    println!("cargo:rustc-env=QILI_COMMIT={}", commit(&root));
     let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
 
     let mut compiler = protox::Compiler::new(["proto"])?;
@@ -24,4 +28,63 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .emit_fields()
         .build(&[".qili.v1"])?;
     Ok(())
+}
+
+/// The commit of the checkout being built, from git when this package is the root of a git
+/// checkout (a clone, or cargo's checkout for `cargo install --git`); else the one `cargo package`
+/// recorded in `.cargo_vcs_info.json`; else "unknown" (a tarball, or no git on the machine).
+/// Asks to be run again when HEAD or the branch it is on moves.
+fn commit(root: &Path) -> String {
+    let git = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+    };
+    // Only this package's own checkout: not a repository it was unpacked into.
+    let own = git(&["rev-parse", "--show-toplevel"])
+        .and_then(|top| Path::new(&top).canonicalize().ok())
+        .zip(root.canonicalize().ok())
+        .is_some_and(|(top, root)| top == root);
+    if own {
+        if let (Some(dir), Some(common)) = (
+            git(&["rev-parse", "--absolute-git-dir"]),
+            git(&["rev-parse", "--path-format=absolute", "--git-common-dir"]),
+        ) {
+            let mut watched = vec![
+                Path::new(&dir).join("HEAD"),
+                Path::new(&common).join("packed-refs"),
+            ];
+            if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+                watched.push(Path::new(&common).join(branch));
+            }
+            for path in watched.iter().filter(|p| p.exists()) {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+        if let Some(sha) = git(&["rev-parse", "--short=12", "HEAD"]) {
+            return sha;
+        }
+    }
+    let vcs_info = root.join(".cargo_vcs_info.json");
+    if vcs_info.exists() {
+        println!("cargo:rerun-if-changed={}", vcs_info.display());
+    }
+    std::fs::read_to_string(&vcs_info)
+        .ok()
+        .and_then(|text| {
+            let at = text.find("\"sha1\"")?;
+            let sha: String = text[at + 6..]
+                .chars()
+                .skip_while(|c| !c.is_ascii_hexdigit())
+                .take_while(char::is_ascii_hexdigit)
+                .take(12)
+                .collect();
+            (sha.len() == 12).then_some(sha)
+        })
+        .unwrap_or_else(|| "unknown".to_string())
 }

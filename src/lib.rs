@@ -35,6 +35,16 @@ pub mod square;
 mod tables;
 pub mod zobrist;
 
+/// qili's version and the commit it was built from (`0.2.0 (commit 1a2b3c4d5e6f)`; the commit
+/// is "unknown" for a build outside a git checkout). The minor version changes whenever a ruling
+/// changes (CHANGELOG.md, "Ruling changes").
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("QILI_COMMIT"),
+    ")"
+);
+
 pub use board::Board;
 pub use color::Color;
 pub use fen::FenError;

@@ -1332,3 +1332,38 @@ fn a_case_that_cannot_run_is_an_error_not_a_failure() {
         .collect();
     assert_eq!(statuses, ["passed", "failed", "error", "error"]);
 }
+
+#[test]
+fn version_names_the_release_and_the_commit() {
+    let o = qili(&["--version"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let prefix = format!("qili {} (commit ", env!("CARGO_PKG_VERSION"));
+    let commit = text
+        .trim_end()
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{text:?}"));
+    assert!(
+        commit == "unknown"
+            || (commit.len() == 12 && commit.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{text:?}"
+    );
+    // Built from a git checkout, it is the checkout's HEAD (build.rs reruns when HEAD moves).
+    let root = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let own = git(&["rev-parse", "--show-toplevel"])
+        .is_some_and(|top| std::fs::canonicalize(top).ok() == std::fs::canonicalize(root).ok());
+    if own && let Some(head) = git(&["rev-parse", "--short=12", "HEAD"]) {
+        assert_eq!(commit, head);
+    }
+}

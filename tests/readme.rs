@@ -546,3 +546,25 @@ fn the_grpcurl_session_shows_what_the_service_answers() {
         stale.join("\n\n")
     );
 }
+
+#[test]
+fn the_changelog_has_a_section_for_this_version_with_its_ruling_changes() {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("CHANGELOG.md")).expect("CHANGELOG.md");
+    let version = env!("CARGO_PKG_VERSION");
+    let top = text
+        .lines()
+        .find(|l| l.starts_with("## ") && l[3..].starts_with(|c: char| c.is_ascii_digit()))
+        .expect("a release section");
+    assert!(
+        top.starts_with(&format!("## {version} ")) || top == format!("## {version}"),
+        "the topmost release of CHANGELOG.md is {top:?}, but Cargo.toml says {version}"
+    );
+    let section = text
+        .split(top)
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next());
+    assert!(
+        section.is_some_and(|s| s.contains("\n### Ruling changes\n")),
+        "{top:?} has no \"### Ruling changes\""
+    );
+}

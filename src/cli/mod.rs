@@ -34,7 +34,7 @@ mod watch;
 
 /// qili (棋例): rules repetition disputes in Xiangqi.
 #[derive(Parser)]
-#[command(name = "qili", version, about)]
+#[command(name = "qili", version = qili::VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
