@@ -14,6 +14,12 @@ use std::time::{Duration, Instant};
 /// The built `qili` binary.
 pub const QILI: &str = env!("CARGO_BIN_EXE_qili");
 
+/// The binary `qili serve` runs from: `QILI_SERVE_BIN` if set (to check that a test fails against
+/// an older build), else [`QILI`].
+pub fn serve_bin() -> String {
+    std::env::var("QILI_SERVE_BIN").unwrap_or_else(|_| QILI.to_string())
+}
+
 /// A `qili serve` child on `127.0.0.1:0`, killed and reaped on drop.
 pub struct Server {
     child: Child,
@@ -37,7 +43,7 @@ impl Server {
     /// Starts `qili serve` with `extra` flags and `RUST_LOG` set to `rust_log`, which must let the
     /// "serving" line through.
     pub fn start_logging(extra: &[&str], rust_log: &str) -> Server {
-        let mut child = Command::new(QILI)
+        let mut child = Command::new(serve_bin())
             .args(["serve", "--addr", "127.0.0.1:0", "--log-format", "json"])
             .args(extra)
             .env("RUST_LOG", rust_log)

@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod corpus;
 mod desk;
+mod edge;
 mod faults;
 mod fen;
 mod fuzz_regressions;

@@ -33,9 +33,13 @@ pub struct ServeArgs {
     /// Most moves in one request; more get RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = service::DEFAULT_MAX_MOVES)]
     max_moves: usize,
-    /// Most rulings computed at once [default: the number of cores].
+    /// Threads of the work pool: most rulings, record readings and sheet renderings computed at
+    /// once [default: the number of cores].
     #[arg(long)]
     max_concurrent: Option<usize>,
+    /// Most calls waiting for the work pool; more are answered RESOURCE_EXHAUSTED at once.
+    #[arg(long, default_value_t = service::DEFAULT_MAX_QUEUE)]
+    max_queue: usize,
     /// Deadline of one ruling in milliseconds, waiting included; a shorter client deadline wins.
     #[arg(long, default_value_t = service::DEFAULT_DEADLINE_MS)]
     deadline_ms: u64,
@@ -56,14 +60,13 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         max_message_bytes: args.max_message_bytes,
         max_moves: args.max_moves,
         max_concurrent,
+        max_queue: args.max_queue.max(1),
         deadline: Duration::from_millis(args.deadline_ms),
         drain_timeout: Duration::from_millis(args.drain_timeout_ms),
     };
-    // Unary rulings run on the blocking pool, one thread per permitted concurrent ruling; streamed
-    // ones on the workers (see service::handler).
+    // The async workers only carry connections; rulings run in the service's work pool.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(max_concurrent)
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let served = runtime.block_on(async {

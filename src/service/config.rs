@@ -10,6 +10,8 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 1 << 20;
 pub const DEFAULT_MAX_MOVES: usize = 1024;
 /// Default deadline of one ruling, in milliseconds (a shorter client deadline wins).
 pub const DEFAULT_DEADLINE_MS: u64 = 2_000;
+/// Default most calls waiting for the work pool; more are refused with RESOURCE_EXHAUSTED.
+pub const DEFAULT_MAX_QUEUE: usize = 1024;
 /// Default time, in milliseconds, that shutdown waits for in-flight calls before closing them.
 pub const DEFAULT_DRAIN_MS: u64 = 10_000;
 
@@ -20,9 +22,12 @@ pub struct ServiceConfig {
     pub max_message_bytes: usize,
     /// Most moves in one request; more get RESOURCE_EXHAUSTED.
     pub max_moves: usize,
-    /// Most rulings computed at once (a unary call's on a blocking thread, a streamed one on a
-    /// worker); further calls wait their turn until their deadline.
+    /// Threads of the work pool: most rulings (and record readings, sheet renderings) computed
+    /// at once; further calls wait in the queue until their deadline.
     pub max_concurrent: usize,
+    /// Most calls waiting for the work pool; a call that finds the queue full is answered
+    /// RESOURCE_EXHAUSTED at once (the server is saturated).
+    pub max_queue: usize,
     /// Deadline of one ruling, waiting included; the client's `grpc-timeout` applies if shorter.
     /// Zero makes every ruling miss its deadline (for tests).
     pub deadline: Duration,
@@ -36,6 +41,7 @@ impl Default for ServiceConfig {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             max_moves: DEFAULT_MAX_MOVES,
             max_concurrent: default_concurrency(),
+            max_queue: DEFAULT_MAX_QUEUE,
             deadline: Duration::from_millis(DEFAULT_DEADLINE_MS),
             drain_timeout: Duration::from_millis(DEFAULT_DRAIN_MS),
         }

@@ -10,6 +10,9 @@ pub const FIELD_KEY: &str = "qili-field";
 /// Metadata key of a failed call's status giving the index of the move at fault.
 pub const PLY_KEY: &str = "qili-ply";
 
+/// How the message of a saturated server's RESOURCE_EXHAUSTED begins (HTTP answers it 429).
+pub const SATURATED: &str = "the server is saturated";
+
 /// How prost's decoding errors begin (tonic reports them as INTERNAL).
 const DECODE_PREFIX: &str = "failed to decode Protobuf message: ";
 
@@ -121,6 +124,19 @@ impl Failure {
             field,
             ply: None,
             message,
+        }
+    }
+
+    /// RESOURCE_EXHAUSTED: the server is saturated (its queue of `max_queue` waiting calls is
+    /// full); the call was not started, and a retry after a short back-off may succeed.
+    pub fn saturated(max_queue: usize) -> Failure {
+        Failure {
+            code: Code::ResourceExhausted,
+            field: None,
+            ply: None,
+            message: format!(
+                "{SATURATED}: {max_queue} calls are already waiting (qili serve --max-queue); retry later"
+            ),
         }
     }
 

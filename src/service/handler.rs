@@ -6,6 +6,7 @@ use super::convert;
 use super::failure::{Failure, abridge, reclassify};
 use super::pb;
 use super::pb::qili_server::Qili;
+use super::pool::WorkPool;
 use super::timeout::parse_grpc_timeout;
 use crate::position::Position;
 use crate::rules;
@@ -14,53 +15,87 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
+
+/// Most bytes of requests one stream holds taken in and not yet answered (4 MiB).
+pub const STREAM_INTAKE_BYTES: usize = 4 << 20;
+
+/// A request taken in from a stream; it holds its room in the stream's intake until dropped.
+#[derive(Debug)]
+pub struct Taken<T> {
+    /// The request.
+    pub message: T,
+    _room: tokio::sync::OwnedSemaphorePermit,
+}
 
 /// How much sooner than the client's deadline a call gives up.
 const CLIENT_MARGIN: std::time::Duration = std::time::Duration::from_millis(1);
 
-/// Where a ruling runs. Measured side by side (BENCHMARKS.md, "Load"): a unary call's ruling on
-/// the blocking pool keeps the workers free for the HTTP/2 connection that carries every call, which
-/// gives more calls per second and a far shorter p99 at 64 in flight than ruling in-line, though
-/// the hand-off costs CPU; a stream's rulings (a task each, one HTTP/2 stream for all) do better
-/// in-line, where that CPU is saved.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) enum Placement {
-    /// On the call's own task, on a worker thread.
-    InLine,
-    /// On tokio's blocking pool (at most `max_concurrent` threads).
-    Pool,
-}
-
-/// The service state shared by all calls: the limits and the permits for concurrent rulings.
+/// The service state shared by all calls: the limits, the work pool and the drain signal.
 #[derive(Clone, Debug)]
 pub struct QiliService {
     config: Arc<ServiceConfig>,
-    permits: Arc<Semaphore>,
+    pool: WorkPool,
+    drain: CancellationToken,
 }
 
 impl QiliService {
-    /// A service with `config`'s limits.
+    /// A service with `config`'s limits and a work pool of `config.max_concurrent` threads.
     pub fn new(config: ServiceConfig) -> QiliService {
-        let permits = Arc::new(Semaphore::new(config.max_concurrent.max(1)));
+        let pool = WorkPool::new(config.max_concurrent, config.max_queue);
         QiliService {
             config: Arc::new(config),
-            permits,
+            pool,
+            drain: CancellationToken::new(),
         }
     }
 
-    /// The server's limits.
-    pub(super) fn config(&self) -> &ServiceConfig {
+    /// The limits it serves with.
+    pub fn config(&self) -> &ServiceConfig {
         &self.config
     }
 
-    /// The instant the call must be answered by: the server's deadline, or the client's if shorter.
-    pub(super) fn deadline_of<T>(&self, start: Instant, request: &Request<T>) -> Instant {
+    /// The pool every piece of work of a call runs on (see [`WorkPool`]).
+    pub fn pool(&self) -> &WorkPool {
+        &self.pool
+    }
+
+    /// Tells the streams to end: their intakes stop reading, what they took in is answered, and
+    /// each ends with OK. The server calls it on SIGTERM.
+    pub fn begin_drain(&self) {
+        self.drain.cancel();
+    }
+
+    /// Completes once the server drains; a long-lived stream ends its answers then.
+    pub fn drained(&self) -> tokio_util::sync::WaitForCancellationFutureOwned {
+        self.drain.clone().cancelled_owned()
+    }
+
+    /// Whether the server is draining.
+    pub fn is_draining(&self) -> bool {
+        self.drain.is_cancelled()
+    }
+
+    /// How many requests of one stream are ruled at once (twice the pool's threads, so a thread
+    /// that finishes finds the next one queued).
+    pub fn stream_window(&self) -> usize {
+        2 * self.pool.threads()
+    }
+
+    /// The instant a call that began at `start` must be answered by: the server's deadline, or
+    /// the client's (`grpc-timeout`) if shorter.
+    pub fn deadline_of<T>(&self, start: Instant, request: &Request<T>) -> Instant {
         let client = request
             .metadata()
             .get("grpc-timeout")
-            .and_then(|v| v.to_str().ok())
-            .and_then(parse_grpc_timeout);
+            .and_then(|v| v.to_str().ok());
+        self.deadline_with(start, client)
+    }
+
+    /// The same, from the raw `grpc-timeout` value (HTTP calls send it as a header).
+    pub fn deadline_with(&self, start: Instant, grpc_timeout: Option<&str>) -> Instant {
+        let client = grpc_timeout.and_then(parse_grpc_timeout);
         // tonic's transport cancels the call itself (as CANCELLED) once the client's deadline
         // passes; ending 1 ms earlier lets the handler answer DEADLINE_EXCEEDED first.
         let limit = client.map_or(self.config.deadline, |c| {
@@ -69,62 +104,68 @@ impl QiliService {
         start + limit
     }
 
-    /// Runs `work` once a permit is free, within `deadline`, where `placement` says.
-    pub(super) async fn limited<T, F>(
+    /// A stream's requests, read as they arrive (so that HTTP/2 never holds many small frames
+    /// unread, which its peer's frame budget punishes with GOAWAY) into a queue bounded in bytes
+    /// ([`STREAM_INTAKE_BYTES`]): each request holds its bytes of the bound until its answer is
+    /// made (the [`Taken`] is dropped), so a client sending faster than it is answered is held
+    /// back by HTTP/2 flow control. The intake ends when the client ends its side, when a
+    /// message cannot be read (that error is its last item), or when the server drains.
+    pub fn intake<T>(
         &self,
-        start: Instant,
-        deadline: Instant,
-        placement: Placement,
-        work: F,
-    ) -> Result<T, Failure>
+        mut requests: Streaming<T>,
+    ) -> impl Stream<Item = Result<Taken<T>, Status>> + Send + 'static
     where
-        T: Send + 'static,
-        F: FnOnce() -> T + Send + 'static,
+        T: prost::Message + Send + 'static,
     {
-        let late = || Failure::deadline(start.elapsed().as_millis());
-        let deadline = tokio::time::Instant::from_std(deadline);
-        let permit = tokio::time::timeout_at(deadline, self.permits.clone().acquire_owned())
-            .await
-            .map_err(|_| late())?
-            .map_err(|_| Failure::internal("the server is shutting down".into()))?;
-        // Past the deadline already (a zero deadline, a long wait): no ruling for nobody.
-        if tokio::time::Instant::now() >= deadline {
-            return Err(late());
-        }
-        let out = match placement {
-            Placement::InLine => {
-                let out = work();
-                drop(permit);
-                out
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let room = Arc::new(Semaphore::new(STREAM_INTAKE_BYTES));
+        let drain = self.drain.clone();
+        tokio::spawn(async move {
+            loop {
+                let next = tokio::select! {
+                    biased;
+                    () = drain.cancelled() => break,
+                    () = tx.closed() => break,
+                    next = requests.next() => next,
+                };
+                let message = match next {
+                    None => break,
+                    Some(Err(status)) => {
+                        let _ = tx.send(Err(stream_status(status)));
+                        break;
+                    }
+                    Some(Ok(message)) => message,
+                };
+                let bytes = message.encoded_len().clamp(1, STREAM_INTAKE_BYTES);
+                let bytes = u32::try_from(bytes).unwrap_or(u32::MAX);
+                let permit = tokio::select! {
+                    biased;
+                    () = drain.cancelled() => break,
+                    () = tx.closed() => break,
+                    permit = Arc::clone(&room).acquire_many_owned(bytes) => permit,
+                };
+                let Ok(room) = permit else { break };
+                if tx
+                    .send(Ok(Taken {
+                        message,
+                        _room: room,
+                    }))
+                    .is_err()
+                {
+                    break;
+                }
             }
-            Placement::Pool => {
-                // The permit travels with the work: an abandoned (late) ruling still counts
-                // until it ends.
-                let task = tokio::task::spawn_blocking(move || {
-                    let _permit = permit;
-                    work()
-                });
-                tokio::time::timeout_at(deadline, task)
-                    .await
-                    .map_err(|_| late())?
-                    .map_err(|e| Failure::internal(format!("ruling failed: {e}")))?
-            }
-        };
-        // An answer after the deadline is of no use to the caller.
-        if tokio::time::Instant::now() >= deadline {
-            return Err(late());
-        }
-        Ok(out)
+        });
+        tokio_stream::wrappers::UnboundedReceiverStream::new(rx)
     }
 
-    /// Rules on one request: checks the limits, then adjudicates within them, and tells
-    /// `note` the verdict.
+    /// Rules on one request in the pool: checks the limits, parses it, adjudicates within them
+    /// and builds the reply, and tells `note` the verdict.
     async fn rule(
         &self,
         r: pb::AdjudicateRequest,
         start: Instant,
         deadline: Instant,
-        placement: Placement,
         note: Option<&CallNote>,
     ) -> Result<pb::Ruling, Failure> {
         if r.moves.len() > self.config.max_moves {
@@ -137,16 +178,19 @@ impl QiliService {
                 ),
             ));
         }
-        let (request, request_id, wanted) = convert::into_request(r)?;
-        let ruling = self
-            .limited(start, deadline, placement, move || {
-                crate::request::adjudicate(&request)
+        let (reply, verdict) = self
+            .pool
+            .run(start, deadline, move || {
+                let (request, request_id, wanted) = convert::into_request(r)?;
+                let ruling = crate::request::adjudicate(&request)?;
+                let verdict = ruling.verdict.name();
+                Ok::<_, Failure>((convert::reply(ruling, request_id, wanted), verdict))
             })
             .await??;
         if let Some(note) = note {
-            note.verdict(ruling.verdict.name());
+            note.verdict(verdict);
         }
-        Ok(convert::reply(ruling, request_id, wanted))
+        Ok(reply)
     }
 
     /// Analyses one position within the limits.
@@ -167,48 +211,50 @@ impl QiliService {
             },
             ..rules::Options::default()
         };
-        self.limited(start, deadline, Placement::Pool, move || {
-            let position = if r.fen.trim().is_empty() {
-                Position::start()
-            } else {
-                Position::from_fen(&r.fen)
-                    .map_err(|e| Failure::from(crate::request::RequestError::from(e)))?
-            };
-            let mv = if r.r#move.trim().is_empty() {
-                None
-            } else {
-                let moves = crate::request::parse_moves(&position, &[r.r#move.as_str()], notation)
-                    .map_err(|e| {
-                        let reason = match &e {
-                            crate::request::RequestError::Move { text, reason, .. } => {
-                                abridge(&format!("move {text:?}: {reason}"), text)
-                            }
-                            other => abridge(&other.to_string(), ""),
-                        };
-                        Failure::invalid("move", reason)
-                    })?;
-                moves.first().copied()
-            };
-            let after = match mv {
-                Some(m) => position.play(m).map_err(|e| {
-                    Failure::invalid(
-                        "move",
-                        abridge(&format!("move {:?}: {e}", r.r#move), &r.r#move),
-                    )
-                })?,
-                None => position,
-            };
-            let a = rules::analyze(&position, mv, &options);
-            Ok::<_, Failure>(convert::analysis(
-                &r.request_id,
-                after.fen(),
-                &a.graph,
-                &a.attacked,
-                a.mv.as_ref(),
-                language,
-            ))
-        })
-        .await?
+        self.pool
+            .run(start, deadline, move || {
+                let position = if r.fen.trim().is_empty() {
+                    Position::start()
+                } else {
+                    Position::from_fen(&r.fen)
+                        .map_err(|e| Failure::from(crate::request::RequestError::from(e)))?
+                };
+                let mv = if r.r#move.trim().is_empty() {
+                    None
+                } else {
+                    let moves =
+                        crate::request::parse_moves(&position, &[r.r#move.as_str()], notation)
+                            .map_err(|e| {
+                                let reason = match &e {
+                                    crate::request::RequestError::Move { text, reason, .. } => {
+                                        abridge(&format!("move {text:?}: {reason}"), text)
+                                    }
+                                    other => abridge(&other.to_string(), ""),
+                                };
+                                Failure::invalid("move", reason)
+                            })?;
+                    moves.first().copied()
+                };
+                let after = match mv {
+                    Some(m) => position.play(m).map_err(|e| {
+                        Failure::invalid(
+                            "move",
+                            abridge(&format!("move {:?}: {e}", r.r#move), &r.r#move),
+                        )
+                    })?,
+                    None => position,
+                };
+                let a = rules::analyze(&position, mv, &options);
+                Ok::<_, Failure>(convert::analysis(
+                    &r.request_id,
+                    after.fen(),
+                    &a.graph,
+                    &a.attacked,
+                    a.mv.as_ref(),
+                    language,
+                ))
+            })
+            .await?
     }
 }
 
@@ -243,9 +289,7 @@ impl Qili for QiliService {
         if let Some(note) = &note {
             note.request_id(&r.request_id);
         }
-        let result = self
-            .rule(r, start, deadline, Placement::Pool, note.as_ref())
-            .await;
+        let result = self.rule(r, start, deadline, note.as_ref()).await;
         result.map(Response::new).map_err(|f| f.to_status())
     }
 
@@ -256,21 +300,18 @@ impl Qili for QiliService {
         request: Request<Streaming<pb::AdjudicateRequest>>,
     ) -> Result<Response<AnswerStream>, Status> {
         let service = self.clone();
-        let in_flight = self.config.max_concurrent.max(1);
-        let answers = request
-            .into_inner()
+        let window = self.stream_window();
+        let answers = self
+            .intake(request.into_inner())
             .map(move |item| {
                 let service = service.clone();
-                // Each ruling is a task of its own, so that one stream's rulings use every core.
-                tokio::spawn(async move {
-                    let r = item.map_err(stream_status)?;
+                async move {
+                    let taken = item?;
+                    let r = taken.message;
                     let start = Instant::now();
                     let deadline = start + service.config.deadline;
                     let id = r.request_id.clone();
-                    let result = service
-                        .rule(r, start, deadline, Placement::InLine, None)
-                        .await;
-                    let result = match result {
+                    let result = match service.rule(r, start, deadline, None).await {
                         Ok(ruling) => {
                             let verdict = pb::Verdict::try_from(ruling.verdict)
                                 .ok()
@@ -288,15 +329,11 @@ impl Qili for QiliService {
                         request_id: id,
                         result: Some(result),
                     })
-                })
+                }
             })
-            // Up to `in_flight` rulings of one stream run at once; answers keep the request order.
-            .buffered(in_flight)
-            .map(|joined| {
-                joined.unwrap_or_else(|e| {
-                    Err(Failure::internal(format!("ruling failed: {e}")).to_status())
-                })
-            });
+            // Up to `window` rulings of one stream in the pool at once; answers keep the
+            // request order, and those ready together go out in one write (tonic coalesces).
+            .buffered(window);
         Ok(Response::new(Box::pin(answers)))
     }
 

@@ -12,13 +12,15 @@
 //! | `GET /` | the consult page; `POST /desk/record` and `POST /desk/ruling` serve it |
 //!
 //! Errors are the proto's `Error` message in JSON (`code`, `field`, `ply`, `message`) with HTTP
-//! 400 (INVALID_ARGUMENT), 413 (RESOURCE_EXHAUSTED), 504 (DEADLINE_EXCEEDED), 404, 405 or 500.
+//! 400 (INVALID_ARGUMENT), 413 (RESOURCE_EXHAUSTED: over a limit), 429 (RESOURCE_EXHAUSTED: the
+//! server is saturated), 504 (DEADLINE_EXCEEDED), 404, 405 or 500.
 
 use super::config::ServiceConfig;
-use super::failure::{FIELD_KEY, Failure, PLY_KEY, abridge};
+use super::failure::{FIELD_KEY, Failure, PLY_KEY, SATURATED, abridge};
 use super::handler::QiliService;
 use super::pb;
 use super::pb::qili_server::Qili;
+use super::pool::Lane;
 use crate::position::Position;
 use crate::record::dispute::{At, Dispute, round_of, split_moves};
 use crate::request::{Request as RulingRequest, RequestError};
@@ -31,6 +33,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use base64::Engine;
 use serde::Deserialize;
+use std::time::Instant;
 use tonic::Code;
 use tonic::codegen::http::{HeaderMap, HeaderValue, StatusCode, header};
 use tonic::service::Routes;
@@ -130,6 +133,9 @@ impl HttpError {
         match self.code {
             Code::InvalidArgument | Code::OutOfRange | Code::FailedPrecondition => {
                 StatusCode::BAD_REQUEST
+            }
+            Code::ResourceExhausted if self.error.message.starts_with(SATURATED) => {
+                StatusCode::TOO_MANY_REQUESTS
             }
             Code::ResourceExhausted => StatusCode::PAYLOAD_TOO_LARGE,
             Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
@@ -473,19 +479,23 @@ fn record_name(name: &str) -> String {
     }
 }
 
-/// Runs `work` (reading a record: parsing and checking every move of every game) on the blocking
-/// pool, so a large record cannot stall the transport.
-async fn off_executor<T: Send + 'static>(
+/// Runs `work` (reading a record, rendering a sheet) in the bulk lane of the work pool, under the
+/// call's deadline (the server's, or the `grpc-timeout` header's if shorter), like a ruling.
+async fn in_pool<T: Send + 'static>(
+    service: &QiliService,
+    start: Instant,
+    headers: &HeaderMap,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HttpError> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| {
-        HttpError::new(
-            Code::Internal,
-            "",
-            None,
-            format!("reading the record failed: {e}"),
-        )
-    })
+    let deadline = service.deadline_with(
+        start,
+        headers.get("grpc-timeout").and_then(|v| v.to_str().ok()),
+    );
+    service
+        .pool()
+        .run_in(Lane::Bulk, start, deadline, work)
+        .await
+        .map_err(HttpError::from)
 }
 
 /// The games of a record, for the page's game list.
@@ -497,26 +507,35 @@ struct GameInfo {
     last_round: u32,
 }
 
-async fn record(raw: Result<Bytes, BytesRejection>) -> Result<Response, HttpError> {
+async fn record(
+    State(service): State<QiliService>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<Response, HttpError> {
+    let start = Instant::now();
     let request: DeskRequest = decode(&body(raw)?)?;
     let bytes = record_bytes(&request.record)?;
-    let games = off_executor(move || crate::record::read_games(&bytes))
-        .await?
-        .map_err(|e| HttpError::invalid("record", format!("record: {e}")))?;
-    let list: Vec<GameInfo> = games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| GameInfo {
-            number: i + 1,
-            title: crate::record::dispute::title(g),
-            plies: g.moves.len(),
-            last_round: g
-                .moves
-                .len()
-                .checked_sub(1)
-                .map_or(0, |p| round_of(&g.start, p).0),
-        })
-        .collect();
+    let list = in_pool(&service, start, &headers, move || {
+        let games = crate::record::read_games(&bytes)?;
+        Ok::<_, crate::record::RecordError>(
+            games
+                .iter()
+                .enumerate()
+                .map(|(i, g)| GameInfo {
+                    number: i + 1,
+                    title: crate::record::dispute::title(g),
+                    plies: g.moves.len(),
+                    last_round: g
+                        .moves
+                        .len()
+                        .checked_sub(1)
+                        .map_or(0, |p| round_of(&g.start, p).0),
+                })
+                .collect::<Vec<_>>(),
+        )
+    })
+    .await?
+    .map_err(|e| HttpError::invalid("record", format!("record: {e}")))?;
     Ok(json(StatusCode::OK, &serde_json::json!({ "games": list })))
 }
 
@@ -526,6 +545,7 @@ async fn desk_ruling(
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Result<Response, HttpError> {
+    let start = Instant::now();
     let q: DeskRequest = decode(&body(raw)?)?;
     let (lang, language) = lang(&q.lang)?;
     let from_record = !q.record.trim().is_empty();
@@ -539,7 +559,10 @@ async fn desk_ruling(
         };
         let bytes = record_bytes(&q.record)?;
         let (name, game) = (record_name(&q.name), q.game);
-        let read = off_executor(move || Dispute::from_record(&name, &bytes, game, at)).await?;
+        let read = in_pool(&service, start, &headers, move || {
+            Dispute::from_record(&name, &bytes, game, at)
+        })
+        .await?;
         let dispute = read.map_err(|e| {
             let field = match e {
                 crate::record::dispute::DisputeError::Record(_) => "record",
@@ -593,19 +616,20 @@ async fn desk_ruling(
                 moves,
                 ..RulingRequest::default()
             };
-            let (start, moves) = typed
+            let (first, moves) = typed
                 .parse()
                 .map_err(|e| HttpError::from(Failure::from(e)))?;
             Dispute {
-                start,
+                start: first,
                 moves,
                 source: None,
             }
         }
     };
-    Ok((
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        sheet::ruling_fragment(&ruling, &dispute, &q.paperwork, lang),
-    )
-        .into_response())
+    let paperwork = q.paperwork;
+    let html = in_pool(&service, start, &headers, move || {
+        sheet::ruling_fragment(&ruling, &dispute, &paperwork, lang)
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
 }

@@ -8,6 +8,7 @@ mod failure;
 mod handler;
 mod http;
 pub mod pb;
+mod pool;
 mod server;
 mod timeout;
 mod watch;
@@ -15,10 +16,11 @@ mod watch;
 pub use access::{AccessLog, AccessLogLayer, CallNote};
 pub use config::{
     DEFAULT_ADDR, DEFAULT_DEADLINE_MS, DEFAULT_DRAIN_MS, DEFAULT_MAX_MESSAGE_BYTES,
-    DEFAULT_MAX_MOVES, ServiceConfig, default_concurrency,
+    DEFAULT_MAX_MOVES, DEFAULT_MAX_QUEUE, ServiceConfig, default_concurrency,
 };
 pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge, abridge_text};
-pub use handler::QiliService;
+pub use handler::{QiliService, STREAM_INTAKE_BYTES, Taken};
+pub use pool::{Lane, WorkPool};
 pub use server::{ServeError, serve, serve_with_listener};
 pub use timeout::parse_grpc_timeout;
 pub use watch::GameStream;

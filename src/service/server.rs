@@ -13,6 +13,9 @@ use tonic::codegen::http;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 
+/// HTTP/2 receive window of one stream, in bytes (see `serve_with_listener`).
+pub const STREAM_WINDOW: u32 = 64 * 1024;
+
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -75,6 +78,7 @@ pub async fn serve_with_listener(
         .map_or_else(|e| format!("unknown ({e})"), |a| a.to_string());
     tracing::info!(addr = %local, max_message_bytes = config.max_message_bytes,
         max_moves = config.max_moves, max_concurrent = config.max_concurrent,
+        max_queue = config.max_queue,
         deadline_ms = u64::try_from(config.deadline.as_millis()).unwrap_or(u64::MAX), "serving");
 
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -98,6 +102,11 @@ pub async fn serve_with_listener(
         .add_service(qili);
     let server = Server::builder()
         .accept_http1(true)
+        // What HTTP/2 may hold unread per stream. h2 ends a connection (GOAWAY
+        // ENHANCE_YOUR_CALM) whose unread small DATA frames cost more than half its connection
+        // window (1 MiB) in framing; a 64 KiB stream window keeps a stream's unread messages of
+        // 40 bytes and more under that, and the streams' intakes read as messages come.
+        .initial_stream_window_size(STREAM_WINDOW)
         // Outermost, so it sees every call (HTTP ones included) with the status the client gets.
         .layer(AccessLogLayer)
         .layer(tower::util::MapResponseLayer::new(transport_status))

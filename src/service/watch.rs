@@ -8,7 +8,7 @@
 use super::access::{self, CallNote};
 use super::convert::{self, Wanted};
 use super::failure::{Failure, abridge};
-use super::handler::{Placement, QiliService};
+use super::handler::QiliService;
 use super::pb;
 use super::pb::watch_request::Message;
 use crate::notation::Notation;
@@ -113,7 +113,8 @@ pub(super) async fn status(
     }
     let max_moves = service.config().max_moves;
     let answer = service
-        .limited(start, deadline, Placement::Pool, move || {
+        .pool()
+        .run(start, deadline, move || {
             Game::open(r, max_moves).map(|game| game.status())
         })
         .await
@@ -185,7 +186,8 @@ async fn referee_stream(
     let start = Instant::now();
     let deadline = start + service.config().deadline;
     let (mut game, first) = service
-        .limited(start, deadline, Placement::InLine, move || {
+        .pool()
+        .run(start, deadline, move || {
             let game = Game::open(open, max_moves)?;
             let status = game.status();
             Ok::<_, Failure>((Box::new(game), status))
@@ -196,7 +198,16 @@ async fn referee_stream(
     if tx.send(Ok(first)).await.is_err() {
         return Ok(());
     }
-    while let Some(message) = next(&mut incoming).await? {
+    // On drain (SIGTERM) the stream stops reading, after answering the message in hand, and ends
+    // with OK.
+    let mut drained = std::pin::pin!(service.drained());
+    loop {
+        let message = tokio::select! {
+            biased;
+            () = &mut drained => break,
+            message = next(&mut incoming) => message?,
+        };
+        let Some(message) = message else { break };
         let moves = match message {
             Message::Play(p) => p.moves,
             Message::Open(_) => {
@@ -236,7 +247,8 @@ async fn referee_stream(
             let start = Instant::now();
             let deadline = start + service.config().deadline;
             let (back, status, failure) = service
-                .limited(start, deadline, Placement::InLine, move || {
+                .pool()
+                .run(start, deadline, move || {
                     let (status, failure) = game.play(&text);
                     (game, status, failure)
                 })

@@ -1,0 +1,385 @@
+//! The service's edge under hostile clients, heavy streams and broken logs (issue 23, issue 22's
+//! edge items), against a real `qili serve` child on loopback. Every client here is bounded in
+//! count and time; the timing margins are generous, for a loaded 2-core machine.
+
+use super::common::{HealthWatch, Server, channel};
+use futures::StreamExt;
+use qili::service::pb::qili_client::QiliClient;
+use qili::service::pb::{self, adjudicate_stream_response::Result as Answer};
+use std::time::{Duration, Instant};
+
+/// A ruling of about 2 ms (the 2011 book's figure 7: every move runs the mate-threat search), in a
+/// message of about 110 bytes.
+const MEDIUM: (&str, &str) = (
+    "2bak1c2/4aRN1r/4b4/9/9/9/3pp4/2n1B4/9/2B1K3C w",
+    "i0h0 i8h8 h0i0 h8i8 i0h0 i8h8 h0i0 h8i8",
+);
+
+fn request(id: &str, (fen, moves): (&str, &str)) -> pb::AdjudicateRequest {
+    pb::AdjudicateRequest {
+        request_id: id.to_string(),
+        fen: fen.to_string(),
+        moves: moves.split_whitespace().map(String::from).collect(),
+        ruleset: "cxa2011".into(),
+        detail: pb::Detail::Verdict.into(),
+        ..Default::default()
+    }
+}
+
+/// 23.1: a bulk client sends 5 000 small requests at once over one stream and reads every answer.
+/// The server used to read them two at a time, so HTTP/2 held thousands of small DATA frames
+/// unread and the server's h2 ended the connection (GOAWAY ENHANCE_YOUR_CALM, "too many data
+/// frames") after about 20 answers; now it reads them as they come.
+#[tokio::test]
+async fn a_crowded_stream_of_5000_requests_is_answered_whole() {
+    const N: usize = 5_000;
+    let server = Server::start_with(&["--max-concurrent", "2"]);
+    let health = HealthWatch::start(&server.url()).await;
+    let mut client = QiliClient::new(channel(&server.url()).await);
+    // One message at a time, each in its own DATA frame (tonic would put messages that are ready
+    // together into one frame), as a client producing its requests one by one sends them.
+    let requests = futures::stream::unfold(0, |i| async move {
+        if i == N {
+            return None;
+        }
+        tokio::task::yield_now().await;
+        Some((request(&format!("r{i}"), MEDIUM), i + 1))
+    });
+    let started = Instant::now();
+    let mut answers = client
+        .adjudicate_stream(requests)
+        .await
+        .expect("the stream opens")
+        .into_inner();
+    let mut n = 0;
+    while let Some(answer) = tokio::time::timeout(Duration::from_secs(120), answers.next())
+        .await
+        .expect("an answer within 120 s")
+    {
+        let answer = answer.unwrap_or_else(|e| {
+            let log = server.log();
+            let tail = &log[log.len().saturating_sub(5)..];
+            panic!("after {n} answers: {e:?}; the server's log ends {tail:#?}")
+        });
+        assert_eq!(answer.request_id, format!("r{n}"));
+        match answer.result {
+            Some(Answer::Ruling(r)) => {
+                assert_eq!(r.verdict, pb::Verdict::RedMustChange as i32, "r{n}");
+            }
+            other => panic!("r{n}: {other:?}"),
+        }
+        n += 1;
+    }
+    assert_eq!(n, N, "answers after {:?}", started.elapsed());
+    health.finish().await;
+}
+
+/// A heavy ruling (about 16 ms: every move's searches run to their budget; tests/data/crowded.txt).
+const HEAVY: (&str, &str) = (
+    "9/5c3/2C1k2n1/3N5/3N3r1/9/4c4/1R7/1n3K2R/r6C1 w",
+    "c7b7 f8f2 b7c7 f2f8 c7b7 f8f2 b7c7 f2f8",
+);
+
+/// A light ruling (red's rook checks, black's king steps up and down).
+const LIGHT: (&str, &str) = (
+    "4k4/R8/9/9/9/9/9/9/9/3K5 w",
+    "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9",
+);
+
+/// Keeps `streams` streams of heavy requests busy (each with up to 8 unanswered) until `stop`.
+fn heavy_streams(
+    url: &str,
+    streams: usize,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Vec<tokio::task::JoinHandle<usize>> {
+    use std::sync::atomic::Ordering;
+    (0..streams)
+        .map(|s| {
+            let url = url.to_string();
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let mut client = QiliClient::new(channel(&url).await);
+                let (tx, rx) = tokio::sync::mpsc::channel(8);
+                let mut answers = client
+                    .adjudicate_stream(tokio_stream::wrappers::ReceiverStream::new(rx))
+                    .await
+                    .expect("stream")
+                    .into_inner();
+                for i in 0..8 {
+                    let _ = tx.send(request(&format!("s{s}-{i}"), HEAVY)).await;
+                }
+                let mut n = 0;
+                while let Some(Ok(_)) = answers.next().await {
+                    n += 1;
+                    // Bounded: at most 2 000 requests a stream.
+                    if stop.load(Ordering::Relaxed) || n > 2_000 {
+                        break;
+                    }
+                    let _ = tx.send(request(&format!("s{s}-{n}"), HEAVY)).await;
+                }
+                n
+            })
+        })
+        .collect()
+}
+
+/// The `q`-th quantile (nearest rank) of `values`.
+fn quantile(values: &mut [Duration], q: f64) -> Duration {
+    values.sort();
+    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
+    values[rank - 1]
+}
+
+/// 23.5: with four streams of heavy rulings running, unary calls keep their deadline: each is
+/// answered (a ruling, or DEADLINE_EXCEEDED) by the deadline, p99 within 50 ms of it. Streamed
+/// rulings used to run on the async workers, so the unary calls' timers waited behind them
+/// (p99 1.25 s with a 300 ms deadline).
+#[tokio::test]
+async fn unary_deadlines_hold_beside_heavy_streams() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    const DEADLINE_MS: u64 = 300;
+    let server = Server::start_with(&[
+        "--max-concurrent",
+        "2",
+        "--deadline-ms",
+        &DEADLINE_MS.to_string(),
+    ]);
+    let url = server.url();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let streams = heavy_streams(&url, 4, stop.clone());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut latencies = Vec::new();
+    let (mut ok, mut late) = (0, 0);
+    let workers: Vec<_> = (0..4)
+        .map(|w| {
+            let url = url.clone();
+            tokio::spawn(async move {
+                let mut client = QiliClient::new(channel(&url).await);
+                let mut out = Vec::new();
+                for i in 0..25 {
+                    let began = Instant::now();
+                    let answer = client
+                        .adjudicate(request(&format!("u{w}-{i}"), LIGHT))
+                        .await
+                        .map(|_| ())
+                        .map_err(|e| e.code());
+                    out.push((began.elapsed(), answer));
+                }
+                out
+            })
+        })
+        .collect();
+    for w in workers {
+        for (latency, answer) in w.await.expect("worker") {
+            latencies.push(latency);
+            match answer {
+                Ok(()) => ok += 1,
+                Err(tonic::Code::DeadlineExceeded) => late += 1,
+                Err(other) => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let streamed: usize = futures::future::join_all(streams)
+        .await
+        .into_iter()
+        .map(|n| n.expect("stream task"))
+        .sum();
+    let p99 = quantile(&mut latencies, 0.99);
+    assert!(
+        p99 <= Duration::from_millis(DEADLINE_MS + 50),
+        "unary p99 {p99:?} with a {DEADLINE_MS} ms deadline ({ok} ok, {late} late; {streamed} \
+         streamed answers)"
+    );
+    assert!(streamed > 0, "the streams were answered");
+}
+
+/// Sends one HTTP/1.1 request on a connection of its own and returns the status and the body.
+async fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut socket = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    socket.write_all(head.as_bytes()).await.expect("write");
+    socket.write_all(body).await.expect("write");
+    let mut answer = Vec::new();
+    let _ = socket.read_to_end(&mut answer).await;
+    let text = String::from_utf8_lossy(&answer);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = match answer.windows(4).position(|w| w == b"\r\n\r\n") {
+        Some(at) => answer[at + 4..].to_vec(),
+        None => Vec::new(),
+    };
+    (status, body)
+}
+
+/// A record of many games, about `bytes` long: the real games of tests/data/pgn, repeated.
+fn big_record(bytes: usize) -> Vec<u8> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn");
+    let mut games = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("tests/data/pgn")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("ccgc"))
+        })
+        .collect();
+    paths.sort();
+    for p in &paths {
+        games.push(std::fs::read(p).expect("game"));
+    }
+    let mut out = Vec::new();
+    while out.len() < bytes {
+        for g in &games {
+            out.extend_from_slice(g);
+            out.extend_from_slice(b"\r\n");
+        }
+    }
+    out
+}
+
+/// 23.2: sixteen 700 KB record uploads and two heavy streams at once do not starve rulings: every
+/// JSON ruling is answered 200 within its deadline. Records used to be read with no permit and no
+/// deadline on the pool the rulings used, so rulings answered 504 behind them.
+#[tokio::test]
+async fn rulings_keep_their_deadline_while_records_upload_and_streams_run() {
+    use base64::Engine;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let server = Server::start_with(&["--max-concurrent", "2"]);
+    let addr = server.addr.clone();
+    let record = base64::engine::general_purpose::STANDARD.encode(big_record(700_000));
+    let upload = serde_json::json!({ "record": record }).to_string();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let streams = heavy_streams(&server.url(), 2, stop.clone());
+    let uploads: Vec<_> = (0..16)
+        .map(|_| {
+            let (addr, upload) = (addr.clone(), upload.clone());
+            tokio::spawn(async move {
+                let json = [("content-type", "application/json")];
+                http(&addr, "POST", "/desk/record", &json, upload.as_bytes())
+                    .await
+                    .0
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let ruling = serde_json::json!({
+        "fen": LIGHT.0,
+        "moves": LIGHT.1.split_whitespace().collect::<Vec<_>>(),
+    })
+    .to_string();
+    let mut rulings = Vec::new();
+    for _ in 0..8 {
+        let json = [("content-type", "application/json")];
+        let began = Instant::now();
+        let (status, body) = http(&addr, "POST", "/v1/adjudicate", &json, ruling.as_bytes()).await;
+        rulings.push((
+            status,
+            began.elapsed(),
+            String::from_utf8_lossy(&body).into_owned(),
+        ));
+    }
+    let uploaded: Vec<u16> = futures::future::join_all(uploads)
+        .await
+        .into_iter()
+        .map(|s| s.expect("upload task"))
+        .collect();
+    stop.store(true, Ordering::Relaxed);
+    futures::future::join_all(streams).await;
+    for (status, took, body) in &rulings {
+        assert_eq!(
+            *status, 200,
+            "a ruling after {took:?}: {body}; uploads {uploaded:?}"
+        );
+        assert!(*took < Duration::from_secs(2), "{took:?}");
+    }
+    // Each upload is read or refused within its own deadline.
+    assert!(
+        uploaded.iter().all(|s| *s == 200 || *s == 504),
+        "{uploaded:?}"
+    );
+}
+
+/// 22.7: a saturated server (its queue of waiting calls full) answers RESOURCE_EXHAUSTED at once,
+/// as the proto says, over gRPC and over JSON (HTTP 429).
+#[tokio::test]
+async fn a_saturated_server_answers_resource_exhausted_at_once() {
+    let server = Server::start_with(&["--max-concurrent", "1", "--max-queue", "1"]);
+    let url = server.url();
+    let calls: Vec<_> = (0..12)
+        .map(|i| {
+            let url = url.clone();
+            tokio::spawn(async move {
+                let mut client = QiliClient::new(channel(&url).await);
+                let began = Instant::now();
+                let answer = client.adjudicate(request(&format!("c{i}"), HEAVY)).await;
+                (answer.map(|_| ()), began.elapsed())
+            })
+        })
+        .collect();
+    let (mut ok, mut refused) = (0, 0);
+    for call in calls {
+        match call.await.expect("call") {
+            (Ok(()), _) => ok += 1,
+            (Err(e), took) => {
+                assert_eq!(e.code(), tonic::Code::ResourceExhausted, "{e:?}");
+                assert!(e.message().contains("--max-queue"), "{e:?}");
+                assert!(took < Duration::from_secs(1), "refused after {took:?}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(ok >= 1 && refused >= 1, "{ok} ok, {refused} refused");
+    // Over JSON, while a stream keeps the queue full (its window is twice the pool's one thread).
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let busy = heavy_streams(&url, 1, stop.clone());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let body = serde_json::json!({ "fen": HEAVY.0, "moves": HEAVY.1.split_whitespace().collect::<Vec<_>>() });
+    let json = [("content-type", "application/json")];
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        let (status, body) = http(
+            &server.addr,
+            "POST",
+            "/v1/adjudicate",
+            &json,
+            body.to_string().as_bytes(),
+        )
+        .await;
+        if status == 429 {
+            let e: serde_json::Value = serde_json::from_slice(&body).expect("JSON error");
+            assert_eq!(e["code"], "ERROR_CODE_RESOURCE_EXHAUSTED", "{e}");
+        }
+        statuses.push(status);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    futures::future::join_all(busy).await;
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 429),
+        "{statuses:?}"
+    );
+    assert!(statuses.contains(&429), "{statuses:?}");
+    let log = server.calls(12, Duration::from_secs(5));
+    assert!(
+        log.iter()
+            .any(|l| l["code"] == "RESOURCE_EXHAUSTED" && l["level"] == "INFO"),
+        "{log:#?}"
+    );
+}
