@@ -83,9 +83,12 @@ pub async fn serve_with_listener(
 
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let health_on_stop = health.clone();
+    let draining = service.clone();
     let signalled = async move {
         shutdown.await;
         tracing::info!("shutting down: draining in-flight calls");
+        // Streams stop reading, answer what they read and end.
+        draining.begin_drain();
         health_on_stop
             .set_service_status("", tonic_health::ServingStatus::NotServing)
             .await;
