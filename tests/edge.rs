@@ -15,6 +15,9 @@ const MEDIUM: (&str, &str) = (
     "i0h0 i8h8 h0i0 h8i8 i0h0 i8h8 h0i0 h8i8",
 );
 
+/// The tests that load the server heavily run one at a time, so they do not slow each other down.
+static HEAVY_LOAD: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 fn request(id: &str, (fen, moves): (&str, &str)) -> pb::AdjudicateRequest {
     pb::AdjudicateRequest {
         request_id: id.to_string(),
@@ -32,6 +35,7 @@ fn request(id: &str, (fen, moves): (&str, &str)) -> pb::AdjudicateRequest {
 /// frames") after about 20 answers; now it reads them as they come.
 #[tokio::test]
 async fn a_crowded_stream_of_5000_requests_is_answered_whole() {
+    let _alone = HEAVY_LOAD.lock().await;
     const N: usize = 5_000;
     let server = Server::start_with(&["--max-concurrent", "2"]);
     let health = HealthWatch::start(&server.url()).await;
@@ -136,6 +140,7 @@ fn quantile(values: &mut [Duration], q: f64) -> Duration {
 /// (p99 1.25 s with a 300 ms deadline).
 #[tokio::test]
 async fn unary_deadlines_hold_beside_heavy_streams() {
+    let _alone = HEAVY_LOAD.lock().await;
     use std::sync::atomic::{AtomicBool, Ordering};
     const DEADLINE_MS: u64 = 300;
     let server = Server::start_with(&[
@@ -185,11 +190,24 @@ async fn unary_deadlines_hold_beside_heavy_streams() {
         .into_iter()
         .map(|n| n.expect("stream task"))
         .sum();
-    let p99 = quantile(&mut latencies, 0.99);
+    // The server's own measure (its access log: from the request's arrival to the answer's
+    // end), which the test process's scheduling on a loaded machine does not blur.
+    let calls = server.calls_of(
+        Some("/qili.v1.Qili/Adjudicate"),
+        100,
+        Duration::from_secs(10),
+    );
+    let mut served: Vec<Duration> = calls
+        .iter()
+        .map(|c| Duration::from_micros(c["latency_us"].as_u64().expect("latency_us")))
+        .collect();
+    assert_eq!(served.len(), 100);
+    let p99 = quantile(&mut served, 0.99);
+    let client_p99 = quantile(&mut latencies, 0.99);
     assert!(
         p99 <= Duration::from_millis(DEADLINE_MS + 50),
-        "unary p99 {p99:?} with a {DEADLINE_MS} ms deadline ({ok} ok, {late} late; {streamed} \
-         streamed answers)"
+        "unary p99 {p99:?} (at the client {client_p99:?}) with a {DEADLINE_MS} ms deadline ({ok} \
+         ok, {late} late; {streamed} streamed answers)"
     );
     assert!(streamed > 0, "the streams were answered");
 }
@@ -260,6 +278,7 @@ fn big_record(bytes: usize) -> Vec<u8> {
 /// deadline on the pool the rulings used, so rulings answered 504 behind them.
 #[tokio::test]
 async fn rulings_keep_their_deadline_while_records_upload_and_streams_run() {
+    let _alone = HEAVY_LOAD.lock().await;
     use base64::Engine;
     use std::sync::atomic::{AtomicBool, Ordering};
     let server = Server::start_with(&["--max-concurrent", "2"]);
@@ -321,6 +340,7 @@ async fn rulings_keep_their_deadline_while_records_upload_and_streams_run() {
 /// as the proto says, over gRPC and over JSON (HTTP 429).
 #[tokio::test]
 async fn a_saturated_server_answers_resource_exhausted_at_once() {
+    let _alone = HEAVY_LOAD.lock().await;
     let server = Server::start_with(&["--max-concurrent", "1", "--max-queue", "1"]);
     let url = server.url();
     let calls: Vec<_> = (0..12)

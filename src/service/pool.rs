@@ -142,7 +142,10 @@ impl WorkPool {
             let queue = Arc::clone(&queue);
             let spawned = std::thread::Builder::new()
                 .name(format!("qili-work-{n}"))
-                .spawn(move || work(&queue));
+                .spawn(move || {
+                    lower_priority();
+                    work(&queue)
+                });
             match spawned {
                 Ok(_) => started += 1,
                 Err(e) => tracing::error!(error = %e, "cannot start a work thread"),
@@ -229,6 +232,26 @@ impl WorkPool {
             // Skipped (its deadline had passed when a thread took it) or cut off here.
             Ok(Err(_)) | Err(_) => Err(late()),
         }
+    }
+}
+
+/// The pool threads' priority: 37 of thread-priority's 0–99 scale, which it maps to niceness 4
+/// on Linux (its scale runs from niceness 20 down to −20). When the cores are busy, the threads
+/// that carry the connections (niceness 0) then get about two and a half times a pool thread's
+/// share, so timers, health checks and answers are not held up by rulings.
+const PRIORITY: u8 = 37;
+
+/// Lowers the calling thread's scheduling priority to [`PRIORITY`] (logged if it cannot be).
+fn lower_priority() {
+    use thread_priority::{ThreadPriority, ThreadPriorityValue, set_current_thread_priority};
+    let lowered = ThreadPriorityValue::try_from(PRIORITY)
+        .map_err(|e| format!("{e:?}"))
+        .and_then(|p| {
+            set_current_thread_priority(ThreadPriority::Crossplatform(p))
+                .map_err(|e| format!("{e:?}"))
+        });
+    if let Err(e) = lowered {
+        tracing::warn!(error = %e, "cannot lower a work thread's priority");
     }
 }
 
