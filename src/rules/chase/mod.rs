@@ -39,6 +39,7 @@ use crate::position::Position;
 use crate::square::Square;
 use arrayvec::ArrayVec;
 use free::free_captures;
+use newness::Newness;
 use offers::same_type_pairs;
 use standing::{common_threats, standing};
 use won::net_gain_wins;
@@ -240,10 +241,11 @@ impl<'a> Judge<'a> {
             Means::Checks
         };
         t.line = LineMove::line(a, &line);
-        t.new = self.is_new(sq, value, cx);
+        let newness = self.newness(sq, value, &line, cx);
+        t.new = newness == Newness::New;
         t.participants = self.participants(sq, &line, &t.defenders, cx);
         t.joint = t.participants.len() >= 2;
-        t.why = self.verdict(&t, piece);
+        t.why = self.verdict(&t, piece, newness);
         t.counted = matches!(t.why, Why::Chase(_));
         Some(t)
     }
@@ -271,10 +273,10 @@ impl<'a> Judge<'a> {
     }
 
     /// Whether a new gain on `t` counts under the profile (`Why::Chase`), and why.
-    fn verdict(&self, t: &Target, piece: Piece) -> Why {
+    fn verdict(&self, t: &Target, piece: Piece, newness: Newness) -> Why {
         let profile = self.profile;
         let mover = self.scene.again.turn();
-        if !t.new {
+        if newness != Newness::New {
             return Why::NotNew(profile.chase_articles.not_new);
         }
         if matches!(piece.role, Role::Advisor | Role::Elephant) && self.key_point(mover) {

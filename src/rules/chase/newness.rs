@@ -1,49 +1,83 @@
-//! Whether a chase is new (从没捉到捉; item 2, item 6; docs/gain.md §2): the piece could not be
-//! won in B, nor, when the mover was in check, before the opponent's checking move.
+//! Whether a chase is new (从没捉到捉; item 2, item 6; docs/gain.md §2, §5): the piece could not
+//! be won in B, nor, for a threat the answer to a check uncovers, before the opponent's checking
+//! move.
 
 use super::won::settled;
 use super::{Judge, Judged};
+use crate::moves::Move;
 use crate::position::Position;
+use crate::rules::profile::ChaseTest;
 use crate::rules::protection::assess;
 use crate::rules::tactics::context::Context;
 use crate::rules::tactics::gain::Query;
 use crate::rules::tactics::graph::AttackGraph;
 use crate::square::Square;
 
+/// Whether a gain on a piece is new, and if not, why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Newness {
+    /// Not winnable before the move: a new threat.
+    New,
+    /// Already winnable before the move, or before the check the move answers (从捉到捉).
+    Old,
+}
+
 impl Judge<'_> {
-    /// Whether the gain on the piece on `sq`, worth `a_value` in A, is new: the piece could not
-    /// be won in B, nor, when the mover was in check there, before the opponent's checking move
-    /// (从捉到捉, item 6; an attack suspended by a check). A gain in B reached through checks has
-    /// no fixed target until played, so it is compared by value: A's line must win more
-    /// (docs/gain.md §2). Values are the searches', so a line ending in mate outweighs any material
-    /// (the material along it says nothing of the mate).
-    pub(super) fn is_new(&self, sq: Square, a_value: i32, cx: &mut Context) -> bool {
-        let old = |pos: &Position, sq: Square, cx: &mut Context| {
-            if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
-                return false;
+    /// Whether the gain on the piece on `sq`, worth `a_value` in A by `line`, is new: the piece
+    /// could not be won in B (从捉到捉, item 6). A gain in B reached through checks has no fixed
+    /// target until played, so it is compared by value: A's line must win more (docs/gain.md
+    /// §2). Values are the searches', so a line ending in mate outweighs any material (the
+    /// material along it says nothing of the mate).
+    ///
+    /// When the mover was in check in B (docs/gain.md §5): a threat the answering piece itself
+    /// makes is judged on B alone (2011 26.1.2: a chase made by another piece answering a check
+    /// counts); one the answer uncovers is also compared with the position before the
+    /// opponent's checking move (an attack the check only suspended is not new). AXF's own
+    /// chase test keeps comparing every threat with that position (docs/profiles/axf.md).
+    pub(super) fn newness(
+        &self,
+        sq: Square,
+        a_value: i32,
+        line: &[Move],
+        cx: &mut Context,
+    ) -> Newness {
+        if self.old(&self.scene.before, sq, a_value, cx) {
+            return Newness::Old;
+        }
+        if !self.scene.before.is_check() {
+            return Newness::New;
+        }
+        let answering_piece = matches!(self.profile.chase_test, ChaseTest::NetGain(_))
+            && line.first().is_some_and(|m| m.from == self.scene.m.to);
+        if let Some((earlier, check)) = &self.scene.suspended
+            && !answering_piece
+        {
+            let at = if check.to == sq { check.from } else { sq };
+            if self.old(earlier, at, a_value, cx) {
+                return Newness::Old;
             }
-            let graph = AttackGraph::build(pos.board());
-            let x = assess(cx, pos, &graph, sq, self.profile.material, self.limits);
-            match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, cx) {
-                None => false,
-                Some(b) => {
-                    // Won without a series of checks: the same threat. Only through checks:
-                    // compared by value.
-                    let plain = Query {
-                        checkless: true,
-                        ..self.qb.targeting(sq)
-                    };
-                    cx.gains_in_move(pos, &plain) || settled(b.value) >= settled(a_value)
-                }
-            }
-        };
-        if old(&self.scene.before, sq, cx) {
+        }
+        Newness::New
+    }
+
+    /// Whether the side to move of `pos` could already win the enemy piece on `sq`: won without
+    /// a series of checks (the same threat), or only through checks and worth at least
+    /// `a_value` (docs/gain.md §2).
+    fn old(&self, pos: &Position, sq: Square, a_value: i32, cx: &mut Context) -> bool {
+        if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
             return false;
         }
-        if let Some((earlier, check)) = &self.scene.suspended {
-            let sq = if check.to == sq { check.from } else { sq };
-            return !old(earlier, sq, cx);
+        let graph = AttackGraph::build(pos.board());
+        let x = assess(cx, pos, &graph, sq, self.profile.material, self.limits);
+        match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, cx) {
+            None => false,
+            Some(b) => {
+                let plain = Query {
+                    checkless: true,
+                    ..self.qb.targeting(sq)
+                };
+                cx.gains_in_move(pos, &plain) || settled(b.value) >= settled(a_value)
+            }
         }
-        true
     }
 }
