@@ -147,6 +147,9 @@ pub enum Why {
     },
     /// A chase made by the king answering a check: idle.
     KingAnsweringCheck(ArticleId),
+    /// Made while answering a check, but another legal answer to the same check would leave it
+    /// just as winnable: the check made the threat, not this answer (2011 26.1.2).
+    CheckLeftIt(ArticleId),
     /// A new threat to win it: the move chases it (the target's means, protection, line, gain and
     /// participants say how).
     Chase(ArticleId),
@@ -161,6 +164,7 @@ impl Why {
             | Why::KeyPoint { article: a, .. }
             | Why::PinnedRook { article: a, .. }
             | Why::KingAnsweringCheck(a)
+            | Why::CheckLeftIt(a)
             | Why::Chase(a) => Some(a),
         }
     }

@@ -110,6 +110,12 @@ pub fn reason(t: &Target, lang: Lang) -> String {
                 "made by the king answering a check: idle (2011 26.1.2)",
             )
             .into(),
+        (Why::CheckLeftIt(_), _) => lang
+            .pick(
+                "应将时另有应法同样可得此子，捉由对方将军造成，不算新捉",
+                "another answer to the same check would leave it just as winnable: the check made the threat, not this answer (2011 26.1.2)",
+            )
+            .into(),
         (Why::Chase(_), Lang::En) => chase_en(t),
         (Why::Chase(_), Lang::Zh) => chase_zh(t),
     }

@@ -276,8 +276,10 @@ impl<'a> Judge<'a> {
     fn verdict(&self, t: &Target, piece: Piece, newness: Newness) -> Why {
         let profile = self.profile;
         let mover = self.scene.again.turn();
-        if newness != Newness::New {
-            return Why::NotNew(profile.chase_articles.not_new);
+        match (newness, profile.king_answering_check) {
+            (Newness::New, _) => {}
+            (Newness::LeftByTheCheck, Some(article)) => return Why::CheckLeftIt(article),
+            _ => return Why::NotNew(profile.chase_articles.not_new),
         }
         if matches!(piece.role, Role::Advisor | Role::Elephant) && self.key_point(mover) {
             return Why::KeyPoint {

@@ -1,6 +1,7 @@
 //! Whether a chase is new (从没捉到捉; item 2, item 6; docs/gain.md §2, §5): the piece could not
 //! be won in B, nor, for a threat the answer to a check uncovers, before the opponent's checking
-//! move.
+//! move; and, under 2011 26.1.2, no other answer to the same check would have left it just as
+//! winnable.
 
 use super::won::settled;
 use super::{Judge, Judged};
@@ -20,6 +21,9 @@ pub(super) enum Newness {
     New,
     /// Already winnable before the move, or before the check the move answers (从捉到捉).
     Old,
+    /// Another legal answer to the same check leaves it just as winnable: the check, not this
+    /// answer, made the threat (2011 26.1.2).
+    LeftByTheCheck,
 }
 
 impl Judge<'_> {
@@ -33,7 +37,9 @@ impl Judge<'_> {
     /// makes is judged on B alone (2011 26.1.2: a chase made by another piece answering a check
     /// counts); one the answer uncovers is also compared with the position before the
     /// opponent's checking move (an attack the check only suspended is not new). AXF's own
-    /// chase test keeps comparing every threat with that position (docs/profiles/axf.md).
+    /// chase test keeps comparing every threat with that position (docs/profiles/axf.md). Under
+    /// 2011 26.1.2, a threat that another legal answer to the same check would leave just as
+    /// winnable is the check's doing, not this answer's.
     pub(super) fn newness(
         &self,
         sq: Square,
@@ -57,6 +63,10 @@ impl Judge<'_> {
                 return Newness::Old;
             }
         }
+        if self.profile.king_answering_check.is_some() && self.another_answer_wins(sq, a_value, cx)
+        {
+            return Newness::LeftByTheCheck;
+        }
         Newness::New
     }
 
@@ -79,5 +89,38 @@ impl Judge<'_> {
                 cx.gains_in_move(pos, &plain) || settled(b.value) >= settled(a_value)
             }
         }
+    }
+
+    /// Whether another legal answer to the check of B leaves the enemy piece on `sq` winnable
+    /// as the move does, judged as the move is (2011 26.1.2): won without a series of checks, or
+    /// through checks for at least `a_value`.
+    fn another_answer_wins(&self, sq: Square, a_value: i32, cx: &mut Context) -> bool {
+        let before = &self.scene.before;
+        let judged = Judged {
+            any_gain: true,
+            lenient: true,
+        };
+        let plain = Query {
+            checkless: true,
+            ..self.qa.targeting(sq)
+        };
+        for answer in before.legal_moves() {
+            if answer == self.scene.m || answer.to == sq {
+                continue;
+            }
+            let mut after = *before;
+            after.play_unchecked(answer);
+            let Some(again) = after.with_turn_passed() else {
+                continue;
+            };
+            let graph = AttackGraph::build(again.board());
+            let x = assess(cx, &again, &graph, sq, self.profile.material, self.limits);
+            if let Some(w) = self.wins(&again, sq, &self.qa, x.as_ref(), judged, cx)
+                && (settled(w.value) >= settled(a_value) || cx.gains_in_move(&again, &plain))
+            {
+                return true;
+            }
+        }
+        false
     }
 }

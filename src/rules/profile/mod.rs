@@ -56,8 +56,9 @@ pub struct Profile {
     pub offers: Offers,
     /// The defensive key point (要点): incidental attacks on advisors and elephants are idle.
     pub key_point: KeyPoint,
-    /// A chase (or mate threat) made by the king answering a check is idle, citing this (2011
-    /// 26.1.2); `None`: it counts.
+    /// Answers to a check (2011 26.1.2), citing this: a chase (or mate threat) made by the king
+    /// answering a check is idle, and a threat that another legal answer to the same check would
+    /// leave just as winnable is the check's doing, not the answer's. `None`: neither.
     pub king_answering_check: Option<ArticleId>,
     /// A rook pinned along a line by a cannon and moving along it does not chase with its own
     /// attacks, citing this (AXF 8); `None`: it does.
