@@ -535,8 +535,7 @@ fn driver(name: &str) -> Option<Driver> {
         assert!(
             Path::new(path).exists(),
             "{path} not found: the browser tests need Debian's chromium and chromium-driver \
-             (apt-get install chromium chromium-driver, as .ci/run does), or set \
-             QILI_SKIP_BROWSER=1 to skip them"
+             (scripts/test installs them), or set QILI_SKIP_BROWSER=1 to skip them"
         );
     }
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -570,25 +569,39 @@ fn driver(name: &str) -> Option<Driver> {
 /// A WebDriver session in headless Chromium with the flags this closed network needs.
 async fn browser(driver: &Driver) -> fantoccini::Client {
     let chromium = program("QILI_CHROMIUM", "/usr/bin/chromium");
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".to_string(),
-        serde_json::json!({
-            "binary": chromium,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--disable-breakpad", "--disable-crash-reporter",
-                "--window-size=1280,2000",
-                format!("--user-data-dir={}", driver.profile.display()),
-            ]
-        }),
-    );
-    fantoccini::ClientBuilder::new(HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a Chromium session")
+    // On a loaded machine Chromium may not start within chromedriver's time: try again, each
+    // attempt with a profile of its own (a browser that half started may still hold the last).
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let profile = driver.profile.join(attempt.to_string());
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".to_string(),
+            serde_json::json!({
+                "binary": chromium,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--disable-breakpad", "--disable-crash-reporter",
+                    "--window-size=1280,2000",
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }),
+        );
+        match fantoccini::ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
+            .await
+        {
+            Ok(client) => return client,
+            Err(e) if attempt < 3 => {
+                eprintln!("a Chromium session, attempt {attempt} of 3: {e}");
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+            Err(e) => panic!("a Chromium session (3 attempts): {e}"),
+        }
+    }
 }
 
 /// One browser test's world: its turn at the browser, chromedriver, `qili serve` and a Chromium

@@ -542,7 +542,7 @@ fn the_grpcurl_session_shows_what_the_service_answers() {
     assert!(
         stale.is_empty(),
         "the README's grpcurl session is out of date (QILI_BLESS=1 cargo test --release --test \
-         readme writes the answers):\n\n{}",
+         it readme writes the answers):\n\n{}",
         stale.join("\n\n")
     );
 }

@@ -1,5 +1,5 @@
 //! Game records in every format qili reads: XQF and DhtmlXQ fixtures made from the real PGN
-//! games of tests/data/pgn (the generator is here; `QILI_BLESS=1 cargo test --release --test
+//! games of tests/data/pgn (the generator is here; `QILI_BLESS=1 cargo test --release --test it
 //! records` writes them anew), hand-checked golden files (tests/data/*/README.md), round trips,
 //! format detection, each reader's errors, and UCCI position strings in a ruling request.
 
