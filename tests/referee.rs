@@ -439,6 +439,36 @@ fn the_real_games_count_repetitions_as_a_whole_board_comparison_does() {
 }
 
 #[test]
+fn a_quiet_move_makes_no_ruling_and_the_others_are_few() {
+    let (mut quiet, mut all) = (0, 0);
+    let mut check = |start: Position, moves: &[Move], options: Options, name: &str| {
+        let mut referee = Referee::new(start, options, GameOptions::default());
+        for (i, &m) in moves.iter().enumerate() {
+            let predicted = referee.is_quiet(m);
+            let s = referee.play(m).unwrap();
+            if predicted {
+                assert!(
+                    s.notice.is_none() && s.ruling.is_none() && s.forbidden.is_empty(),
+                    "{name} ply {i}: a quiet move ruled"
+                );
+                quiet += 1;
+            }
+            all += 1;
+        }
+    };
+    for (name, g) in real_games() {
+        check(g.start, &g.moves, Options::default(), &name);
+    }
+    for case in cases() {
+        let request = case.request();
+        let (start, moves) = request.parse().unwrap();
+        check(start, &moves, request.options, &case.id);
+    }
+    // Real games are almost all quiet; the cases are repetitions.
+    assert!(quiet * 10 > all * 5, "{quiet} quiet moves of {all}");
+}
+
+#[test]
 fn a_real_game_without_repetition_raises_no_alarm() {
     let games = real_games();
     let (name, g) = games

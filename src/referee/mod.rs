@@ -280,6 +280,25 @@ impl Referee {
         Ok(self.build(Some(self.played(before, m)), ruling))
     }
 
+    /// Whether playing the legal `m` costs no ruling: it reaches no position seen since the last
+    /// irreversible move (so no warning and no ruling), and the side to move after it has no
+    /// position one occurrence short of the ruling count to come back to (so no forbidden-move
+    /// ruling). A caller can then compute the status where it stands instead of handing it to
+    /// where rulings run; a ruling costs up to the search bound (`SearchLimits::ruling_nodes`).
+    pub fn is_quiet(&self, m: Move) -> bool {
+        if irreversible(&self.pos, m) {
+            return true;
+        }
+        let Some(piece) = self.pos.piece_at(m.from) else {
+            return false;
+        };
+        let after = self.pos.hash()
+            ^ zobrist::piece_key(piece, m.from)
+            ^ zobrist::piece_key(piece, m.to)
+            ^ zobrist::BLACK_TO_MOVE;
+        !self.stretch.contains(after) && !self.stretch.any_hot(self.pos.turn())
+    }
+
     /// Plays `m` without building a status (catching up with moves already played).
     pub fn replay(&mut self, m: Move) -> Result<(), IllegalMove> {
         self.pos.check_legal(m)?;

@@ -87,6 +87,11 @@ impl Stretch {
         self.hot.iter().any(|&(_, t)| t == turn)
     }
 
+    /// Whether a position with hash `h` is in the stretch.
+    pub(crate) fn contains(&self, h: u64) -> bool {
+        self.hashes.contains(&h)
+    }
+
     /// Whether the position with hash `h` and `turn` to move is hot.
     pub(crate) fn is_hot(&self, h: u64, turn: Color) -> bool {
         self.hot.contains(&(h, turn))
