@@ -28,7 +28,7 @@ fn play(referee: &mut Referee, moves: &str) -> Vec<Status> {
 
 fn article_ids(status: &Status) -> Vec<String> {
     let end = status.end.as_ref().expect("the game has ended");
-    end.articles.iter().map(|a| a.id.clone()).collect()
+    end.articles.iter().map(|a| a.id()).collect()
 }
 
 /// Red's rook chases black's unprotected cannon between the a- and b-files; black runs.

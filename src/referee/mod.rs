@@ -43,7 +43,7 @@ use crate::moves::{Move, MoveList};
 use crate::notation::{Notation, parse_move, write_move};
 use crate::position::{IllegalMove, Position};
 use crate::request::{Request, RequestError};
-use crate::rules::{self, Article, BySide, Options, Ruleset, Ruling, Texts, Verdict};
+use crate::rules::{self, ArticleId, BySide, Options, Ruleset, Ruling, Texts, Verdict};
 use crate::zobrist;
 use limit::Clock;
 use stretch::{Stretch, irreversible};
@@ -172,7 +172,7 @@ fn loses(color: Color) -> Verdict {
 }
 
 /// The articles of a game end of `kind` under `ruleset` (its profile's `game` rules).
-fn end_articles(kind: EndKind, ruleset: Ruleset) -> Vec<Article> {
+fn end_articles(kind: EndKind, ruleset: Ruleset) -> Vec<ArticleId> {
     let game = &ruleset.profile().game;
     let ids = match kind {
         EndKind::Checkmate => game.checkmate,
@@ -181,7 +181,7 @@ fn end_articles(kind: EndKind, ruleset: Ruleset) -> Vec<Article> {
         EndKind::RepetitionDraw => game.repetition_draw,
         EndKind::NaturalLimit => game.natural_limit.articles,
     };
-    ids.iter().map(|&id| rules::article(id)).collect()
+    ids.to_vec()
 }
 
 impl Referee {

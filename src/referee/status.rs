@@ -5,7 +5,7 @@ use crate::color::Color;
 use crate::moves::Move;
 use crate::notation::{Notation, write_move};
 use crate::position::Position;
-use crate::rules::{Article, BySide, Pattern, Ruling, SideReport, Verdict};
+use crate::rules::{ArticleId, BySide, Pattern, Ruling, SideReport, Verdict};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// How a game stands after a move (or at its start).
@@ -122,7 +122,8 @@ pub struct ForbiddenMove {
     /// Number of moves in that cycle, the forbidden move included.
     pub cycle_length: usize,
     /// The articles of that ruling.
-    pub articles: Vec<Article>,
+    #[serde(serialize_with = "crate::rules::article::serialize_cited")]
+    pub articles: Vec<ArticleId>,
 }
 
 /// The natural move limit (自然限着): rounds without a capture.
@@ -191,5 +192,6 @@ pub struct GameEnd {
     /// The index of the move that ended it; `None` when the start position is already an end.
     pub ply: Option<usize>,
     /// The articles.
-    pub articles: Vec<Article>,
+    #[serde(serialize_with = "crate::rules::article::serialize_cited")]
+    pub articles: Vec<ArticleId>,
 }

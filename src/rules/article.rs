@@ -71,6 +71,27 @@ pub fn cite_zh(edition: Ruleset, number: &str) -> String {
     }
 }
 
+/// Articles as a ruling's JSON lists them: each an object with its `id` as people cite it, its
+/// `edition` (book), its `number` there and its texts `zh` and `en`.
+pub fn serialize_cited<S: serde::Serializer>(list: &[ArticleId], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    struct Cited(ArticleId);
+    impl serde::Serialize for Cited {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let a = self.0;
+            let text = a.text();
+            let mut o = s.serialize_struct("Article", 5)?;
+            o.serialize_field("id", &a.id())?;
+            o.serialize_field("edition", &a.edition)?;
+            o.serialize_field("number", a.number)?;
+            o.serialize_field("zh", text.zh)?;
+            o.serialize_field("en", text.en)?;
+            o.end()
+        }
+    }
+    s.collect_seq(list.iter().map(|a| Cited(*a)))
+}
+
 /// Serialised as people cite it (`2011 26.5`).
 impl serde::Serialize for ArticleId {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

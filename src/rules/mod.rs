@@ -36,8 +36,8 @@ pub use options::{BySide, Options, RULING_NODES, SearchLimits, Texts};
 pub use profile::{ClaimantChecks, GameRules, NaturalLimitRule, PROFILES, Profile};
 pub use protection::legal_captures;
 pub use report::{
-    Article, Defender, LineMove, Means, MoveReport, Ruling, RulingSearch, SearchReport, SideReport,
-    Target, Why,
+    Defender, LineMove, Means, MoveReport, Ruling, RulingSearch, SearchReport, SideReport, Target,
+    Why,
 };
 pub use ruleset::{Ruleset, UnknownRuleset};
 pub use tactics::context::Context;
@@ -46,7 +46,6 @@ pub use tactics::graph::{AttackGraph, Edge, GraphView, PieceNode, Relation};
 pub use tactics::mate::{Budget, mate_by_checks, mate_line};
 pub use tactics::value::{Arithmetic, Material};
 pub use verdict::{Decision, SideSummary, decide};
-pub use words::article;
 
 use crate::color::Color;
 use crate::moves::Move;
@@ -94,7 +93,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         red: side_report(Color::Red),
         black: side_report(Color::Black),
         moves: reports,
-        articles: articles.into_iter().map(words::article).collect(),
+        articles,
         explanation_zh: String::new(),
         explanation_en: String::new(),
         search,

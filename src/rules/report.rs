@@ -229,21 +229,6 @@ pub struct SideReport {
     pub told_to_change: bool,
 }
 
-/// An article of the rules applied in a ruling.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Article {
-    /// The article as people cite it (`26.4`, `2011 26.5`, `item 7`, `AXF 8`).
-    pub id: String,
-    /// The rule book it is from.
-    pub edition: Ruleset,
-    /// Its number inside that book (`26.5`, `item 7`, `8`).
-    pub number: String,
-    /// What it says, in Chinese.
-    pub zh: String,
-    /// What it says, in English.
-    pub en: String,
-}
-
 /// A complete ruling.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ruling {
@@ -263,8 +248,10 @@ pub struct Ruling {
     pub black: SideReport,
     /// The cycle's moves in order.
     pub moves: Vec<MoveReport>,
-    /// The articles applied.
-    pub articles: Vec<Article>,
+    /// The articles applied, in the order applied (serialised each with its id as people cite
+    /// it, its book, its number there and its texts: [`article::serialize_cited`]).
+    #[serde(serialize_with = "super::article::serialize_cited")]
+    pub articles: Vec<ArticleId>,
     /// The explanation in Chinese, moves in Chinese notation.
     pub explanation_zh: String,
     /// The explanation in English.

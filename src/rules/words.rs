@@ -15,7 +15,7 @@
 use super::article::ArticleId;
 use super::kinds::{MoveKind, Protection, Verdict};
 use super::options::Texts;
-use super::report::{Article, Means, MoveReport, Ruling, SideReport, Target, Why};
+use super::report::{Means, MoveReport, Ruling, SideReport, Target, Why};
 use crate::color::Color;
 
 /// A language of the texts.
@@ -43,17 +43,6 @@ impl Lang {
 pub fn article_text(a: ArticleId, lang: Lang) -> &'static str {
     let text = a.text();
     lang.pick(text.zh, text.en)
-}
-
-/// An article as a ruling cites it: its id as people cite it, its book and number, and its texts.
-pub fn article(a: ArticleId) -> Article {
-    Article {
-        id: a.id(),
-        edition: a.edition,
-        number: a.number.to_string(),
-        zh: article_text(a, Lang::Zh).to_string(),
-        en: article_text(a, Lang::En).to_string(),
-    }
 }
 
 /// Why the attacked piece `t` does or does not make the move a chase, in `lang`.
@@ -269,7 +258,7 @@ fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[String]) -> String {
     for side in [&r.red, &r.black] {
         s.push_str(&side_text(r, side, lang, notes));
     }
-    let ids: Vec<&str> = r.articles.iter().map(|a| a.id.as_str()).collect();
+    let ids: Vec<String> = r.articles.iter().map(|a| a.id()).collect();
     match lang {
         Lang::Zh => s.push_str(&format!(
             "裁决：{}（依据{}）。",

@@ -8,7 +8,7 @@ use crate::piece::{Piece, Role};
 use crate::referee::{EndKind, GameOptions, Status};
 use crate::request::Request;
 use crate::rules::{
-    Article, BySide, Defender, Edge, GraphView, IdleKind, LineMove, Means, MoveKind, MoveReport,
+    ArticleId, BySide, Defender, Edge, GraphView, IdleKind, LineMove, Means, MoveKind, MoveReport,
     Options, Pattern, PieceNode, Protection, Relation, Ruleset, Ruling, SearchReport, SideReport,
     Target, Texts, Verdict,
 };
@@ -419,22 +419,21 @@ fn line(l: &[LineMove]) -> Option<pb::Line> {
 }
 
 /// An article's id, edition and number, without its texts (DETAIL_SUMMARY).
-fn article_id(a: Article) -> pb::Article {
+fn article_id(a: ArticleId) -> pb::Article {
     pb::Article {
-        id: a.id,
+        id: a.id(),
         edition: a.edition.name().to_string(),
-        number: a.number,
+        number: a.number.to_string(),
         ..pb::Article::default()
     }
 }
 
-fn article(a: Article, t: TextLanguages) -> pb::Article {
+fn article(a: ArticleId, t: TextLanguages) -> pb::Article {
+    let text = a.text();
     pb::Article {
-        id: a.id,
-        edition: a.edition.name().to_string(),
-        number: a.number,
-        zh: t.zh(a.zh),
-        en: t.en(a.en),
+        zh: t.zh_of(text.zh),
+        en: t.en_of(text.en),
+        ..article_id(a)
     }
 }
 
@@ -501,7 +500,7 @@ pub fn game_options(g: Option<&pb::GameOptions>) -> Result<GameOptions, Failure>
 }
 
 /// Articles at the detail wanted: none for the verdict only, their ids for a summary.
-fn articles_at(list: Vec<Article>, wanted: Wanted) -> Vec<pb::Article> {
+fn articles_at(list: Vec<ArticleId>, wanted: Wanted) -> Vec<pb::Article> {
     match wanted.detail {
         pb::Detail::Verdict => Vec::new(),
         pb::Detail::Summary => list.into_iter().map(article_id).collect(),
