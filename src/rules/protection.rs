@@ -71,6 +71,24 @@ pub fn exchange_wins(
     gains(cx, pos, &exchange_query(m, arithmetic, limits)).gains
 }
 
+/// Whether capturing with `m` wins for the capturer once the other side's answers on the point
+/// and its way to win the capturer back by checks (a check, then taking the capturer where it
+/// stands or where its answer put it) are counted: a threat that really wins (docs/rules.md §4,
+/// threats already there).
+pub fn capture_wins(
+    cx: &mut Context,
+    pos: &Position,
+    m: Move,
+    arithmetic: Arithmetic,
+    limits: GainLimits,
+) -> bool {
+    let q = Query {
+        square_counter_checks: true,
+        ..exchange_query(m, arithmetic, limits)
+    };
+    gains(cx, pos, &q).gains
+}
+
 /// The question of the exchange on the point of `m`, `m` first.
 fn exchange_query(m: Move, arithmetic: Arithmetic, limits: GainLimits) -> Query {
     Query {

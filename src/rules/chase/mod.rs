@@ -41,7 +41,7 @@ use arrayvec::ArrayVec;
 use free::free_captures;
 use newness::Newness;
 use offers::same_type_pairs;
-use standing::{common_threats, standing};
+use standing::{common_threats, standing_after};
 use won::net_gain_wins;
 
 /// Per-side switches that the verdict may turn on for a second pass.
@@ -129,7 +129,7 @@ impl<'a> Judge<'a> {
         if !by_checks {
             limits.checks = 0;
         }
-        let standing_a = standing(cx, &scene.after, Some(scene.m.to), material, limits);
+        let standing_a = standing_after(cx, scene, profile.standing_threats, material, limits);
         let qb = Query {
             frame: common_threats(cx, scene, &standing_a, material, limits),
             ..Query::new(material, limits)
@@ -263,9 +263,15 @@ impl<'a> Judge<'a> {
         cx: &mut Context,
     ) -> Option<Won> {
         match self.profile.chase_test {
-            ChaseTest::NetGain(protector) => {
-                net_gain_wins(pos, sq, q, assessed, judged, protector, cx)
-            }
+            ChaseTest::NetGain(protector) => net_gain_wins(
+                pos,
+                sq,
+                q,
+                assessed,
+                judged,
+                (protector, self.profile.standing_threats),
+                cx,
+            ),
             ChaseTest::OnPoint => {
                 super::profile::axf::wins(pos, sq, q, assessed?, &self.scene.after, cx)
             }

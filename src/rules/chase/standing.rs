@@ -6,9 +6,10 @@ use super::Scene;
 use crate::moves::Move;
 use crate::piece::Role;
 use crate::position::Position;
-use crate::rules::protection::{exchange_wins, legal_captures};
+use crate::rules::profile::StandingThreats;
+use crate::rules::protection::{capture_wins, exchange_wins, legal_captures};
 use crate::rules::tactics::context::Context;
-use crate::rules::tactics::gain::{Frame, GainLimits};
+use crate::rules::tactics::gain::{Frame, GainLimits, Query};
 use crate::rules::tactics::mate::{Budget, mate_by_checks};
 use crate::rules::tactics::value::Arithmetic;
 use crate::square::Square;
@@ -45,9 +46,86 @@ pub(super) fn common_threats(
     }
 }
 
+/// The opponent's threats after the move that are not answers to the mover's lines in A, by the
+/// profile's reading (`StandingThreats`).
+pub(super) fn standing_after(
+    cx: &mut Context,
+    scene: &Scene,
+    reading: StandingThreats,
+    material: Arithmetic,
+    limits: GainLimits,
+) -> ArrayVec<Move, 48> {
+    match reading {
+        StandingThreats::OnTheBoard => {
+            standing(cx, &scene.after, Some(scene.m.to), material, limits)
+        }
+        StandingThreats::AlreadyThere => {
+            let there = already_there(cx, scene, material, limits);
+            let mut all = standing(cx, &scene.after, None, material, limits);
+            // The moved piece's captures stay out only when it is offered (献): its capture
+            // wins, and taking it answers the chase rather than refuting it (2011 26.4).
+            all.retain(|c| {
+                there & c.to.mask() != 0
+                    || (c.to == scene.m.to && capture_wins(cx, &scene.after, *c, material, limits))
+            });
+            all
+        }
+    }
+}
+
+/// The points of the mover's pieces that the opponent could already win before the move (before
+/// its checking move when the mover was in check): a capture that wins once the mover's
+/// recapture and its way to win the capturer back by checks are counted, and every capture of
+/// a gain the opponent had by a series of checks. A threat the move itself creates is not
+/// among them.
+fn already_there(
+    cx: &mut Context,
+    scene: &Scene,
+    material: Arithmetic,
+    limits: GainLimits,
+) -> u128 {
+    let b0 = if scene.before.is_check() {
+        scene
+            .suspended
+            .as_ref()
+            .and_then(|(p, _)| p.with_turn_passed())
+    } else {
+        scene.before.with_turn_passed()
+    };
+    let Some(b0) = b0 else {
+        return 0;
+    };
+    let mut there = 0u128;
+    for (sq, piece) in b0.board().pieces_of(!b0.turn()) {
+        if piece.role == Role::King {
+            continue;
+        }
+        if legal_captures(&b0, sq)
+            .into_iter()
+            .any(|c| capture_wins(cx, &b0, c, material, limits))
+        {
+            there |= sq.mask();
+        }
+    }
+    let q = Query::new(material, limits);
+    if cx.gains_in_move(&b0, &q) {
+        let g = cx.gain_in_move(&b0, &q, 0);
+        let mut p = b0;
+        let mut touched = 0u128;
+        for &m in &g.line {
+            if p.turn() == b0.turn() && p.piece_at(m.to).is_some() && touched & m.to.mask() == 0 {
+                there |= m.to.mask();
+            }
+            touched |= m.from.mask() | m.to.mask();
+            p.play_unchecked(m);
+        }
+    }
+    there
+}
+
 /// The opponent's captures in `after` (it is to move) that win on their point, and every
 /// capture of the piece that just moved to `moved`.
-pub(super) fn standing(
+fn standing(
     cx: &mut Context,
     after: &Position,
     moved: Option<Square>,

@@ -6,8 +6,8 @@ use super::Judged;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::kinds::Protection;
-use crate::rules::profile::ProtectorChase;
-use crate::rules::protection::Assessment;
+use crate::rules::profile::{ProtectorChase, StandingThreats};
+use crate::rules::protection::{Assessment, capture_wins};
 use crate::rules::tactics::context::Context;
 use crate::rules::tactics::gain::{Gain, MATE, Query, line_material};
 use crate::square::Square;
@@ -60,7 +60,7 @@ pub(super) fn net_gain_wins(
     q: &Query,
     assessed: Option<&Assessment>,
     judged: Judged,
-    protector: ProtectorChase,
+    (protector, reading): (ProtectorChase, StandingThreats),
     cx: &mut Context,
 ) -> Option<Won> {
     let Judged { any_gain, lenient } = judged;
@@ -92,15 +92,34 @@ pub(super) fn net_gain_wins(
         // whole.
         let mut p = *pos;
         p.play_unchecked(c);
-        let exposed = g
-            .line
-            .get(1)
-            .is_some_and(|r| r.to != c.to && p.piece_at(r.to).is_some());
+        let exposed = g.line.get(1).is_some_and(|&r| {
+            r.to != c.to && p.piece_at(r.to).is_some() && !already_won(cx, pos, r, reading, q)
+        });
         if exposed && (protector == ProtectorChase::Counts || g.value >= 0) {
             best.keep(g);
         }
     }
     best.line()
+}
+
+/// Whether the opponent's reply `r` to a capture from `pos` already won before the capture, so
+/// that the capturer's departure did not expose it (2011 26.5, read with the threats already
+/// there, docs/rules.md §5): judged with the mover's recapture and its way to win the capturer
+/// back by checks. Under the older reading every reply elsewhere counts as exposed.
+fn already_won(
+    cx: &mut Context,
+    pos: &Position,
+    r: Move,
+    reading: StandingThreats,
+    q: &Query,
+) -> bool {
+    if reading != StandingThreats::AlreadyThere {
+        return false;
+    }
+    let Some(before) = pos.with_turn_passed() else {
+        return false;
+    };
+    before.is_legal(r) && capture_wins(cx, &before, r, q.arithmetic, q.limits)
 }
 
 /// The best of the winning lines offered to it: every capture is tried and the best line kept,

@@ -5,7 +5,7 @@
 use super::cxa1999::A27_3;
 use super::{
     BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
-    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, VerdictTable,
+    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, StandingThreats, VerdictTable,
 };
 use crate::attacks::king_attacked;
 use crate::moves::Move;
@@ -94,6 +94,7 @@ pub const PROFILE: Profile = Profile {
     offers: Offers::Exchange {
         protected_barred_for_all: false,
     },
+    standing_threats: StandingThreats::OnTheBoard,
     key_point: KeyPoint {
         article: A27_3,
         plain_from_position: false,

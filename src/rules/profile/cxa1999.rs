@@ -3,7 +3,8 @@
 
 use super::{
     BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
-    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, ProtectorChase, VerdictTable,
+    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, ProtectorChase, StandingThreats,
+    VerdictTable,
 };
 use crate::rules::article::articles;
 use crate::rules::kinds::Pattern;
@@ -122,6 +123,7 @@ pub const PROFILE: Profile = Profile {
     },
     // Item 5: an exchange offer that also chases is a chase.
     offers: Offers::Chase,
+    standing_threats: StandingThreats::OnTheBoard,
     // 27.3: only when the arbiter asserts it.
     key_point: KeyPoint {
         article: A27_3,

@@ -4,7 +4,8 @@
 use super::cxa1999::{A4_1_1, A4_1_3, A4_1_7, A4_2_3, A4_2_4, A23_2, A23_3};
 use super::{
     BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
-    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, ProtectorChase, VerdictTable,
+    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, ProtectorChase, StandingThreats,
+    VerdictTable,
 };
 use crate::rules::article::articles;
 use crate::rules::kinds::Pattern;
@@ -83,6 +84,7 @@ pub const PROFILE: Profile = Profile {
     offers: Offers::Exchange {
         protected_barred_for_all: true,
     },
+    standing_threats: StandingThreats::AlreadyThere,
     // 26.2, also where the position makes it plain.
     key_point: KeyPoint {
         article: A26_2,

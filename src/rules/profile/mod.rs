@@ -54,6 +54,9 @@ pub struct Profile {
     pub free_captures: FreeCaptures,
     /// How same-type pairs that can take each other (兑) are judged.
     pub offers: Offers,
+    /// Which of the opponent's threats after the move are already there, so that a line of the
+    /// mover is not refuted by them (docs/gain.md §2).
+    pub standing_threats: StandingThreats,
     /// The defensive key point (要点): incidental attacks on advisors and elephants are idle.
     pub key_point: KeyPoint,
     /// Answers to a check (2011 26.1.2), citing this: a chase (or mate threat) made by the king
@@ -166,6 +169,21 @@ pub enum FreePieces {
     Moved,
     /// Any king or pawn (2011 26.1).
     Any,
+}
+
+/// The opponent's threats after a move that are its own business, not answers to the mover's
+/// line (docs/gain.md §2; docs/rules.md §4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StandingThreats {
+    /// Every capture of the opponent that wins on its point after the move, and every capture
+    /// of the moved piece.
+    OnTheBoard,
+    /// Only threats that already won before the move (before the opponent's checking move when
+    /// the mover was in check), judged with the recapture and the mover's way to win the
+    /// capturer back by checks, with the captures of a gain the opponent already had by checks;
+    /// the moved piece's captures only when it is offered (献). A threat the move creates is an
+    /// answer to its line (2011 24.3: what the move makes possible).
+    AlreadyThere,
 }
 
 /// Same-type pairs that can take each other after the move (兑, 2011 26.9–26.10).

@@ -98,6 +98,10 @@ pub struct Query {
     pub forbid: ArrayVec<Forbid, 4>,
     /// Only captures on this point, no checks: the exchange on one point (docs/spec.md §4).
     pub square: Option<Square>,
+    /// On one point, the opponent may still give check and take the capturer where its answer
+    /// put it: whether a capture wins once the other side's way to win the capturer back by
+    /// checks is counted (docs/rules.md §4, threats already there).
+    pub square_counter_checks: bool,
     /// The line must start with this move.
     pub first: Option<Move>,
     /// The opponent answers only by recapturing pieces the line moved (and by evading checks):
@@ -124,6 +128,7 @@ impl Query {
             target: None,
             forbid: ArrayVec::new(),
             square: None,
+            square_counter_checks: false,
             first: None,
             recaptures_only: false,
             frozen: None,
@@ -611,7 +616,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
         let wants_checks = !in_check
             && checks_left
             && !target_only
-            && self.q.square.is_none()
+            && (self.q.square.is_none() || (!ours && self.q.square_counter_checks))
             && !(ours && self.q.checkless);
         let king = pos.king(!pos.turn());
         for &m in moves {
