@@ -4,7 +4,8 @@ use super::article::ArticleId;
 use super::kinds::{MoveKind, Pattern, Protection, Verdict};
 use super::options::BySide;
 use super::profile::{BothForbidden, Profile};
-use super::report::{Means, MoveReport};
+use super::report::MoveReport;
+use super::tactics::value::Material;
 use crate::color::Color;
 use crate::piece::Role;
 
@@ -38,25 +39,35 @@ pub fn summarise(profile: &Profile, moves: &[&MoveReport], same_piece: bool) -> 
     let forbidden = profile.forbids(pattern)
         && !(profile.same_piece.is_some() && pattern == Pattern::PerpetualChase && !same_piece);
     // 2011 26.8: a chase of a rook or of an unprotected piece by one piece is primary; one that
-    // rests on a joint chase or an insufficient root is secondary. A gain by a series of checks
-    // is won outright.
-    let primary = moves.iter().filter(|m| m.kind == MoveKind::Chase).all(|m| {
-        m.targets.iter().any(|t| {
-            t.counted
-                && !t.joint
-                && (t.piece.role == Role::Rook
-                    || t.means == Means::Checks
-                    || matches!(
-                        t.protection,
-                        Protection::Unprotected | Protection::FalseRoot
-                    ))
-        })
-    });
+    // rests on a joint chase or an insufficient root is secondary. A move is ranked by its most
+    // valuable counted target.
+    let primary = moves
+        .iter()
+        .filter(|m| m.kind == MoveKind::Chase)
+        .all(|m| primary_chase(m));
     SideSummary {
         pattern,
         forbidden,
         primary,
     }
+}
+
+/// Whether a chase move is primary (2011 26.8): among its most valuable counted targets, one is
+/// chased by one piece and is a rook or unprotected (or falsely rooted).
+fn primary_chase(m: &MoveReport) -> bool {
+    let counted = || m.targets.iter().filter(|t| t.counted);
+    let worth = |t: &&super::report::Target| Material::of(t.piece, t.square).score();
+    let Some(top) = counted().map(|t| worth(&t)).max() else {
+        return false;
+    };
+    counted().filter(|t| worth(t) == top).any(|t| {
+        !t.joint
+            && (t.piece.role == Role::Rook
+                || matches!(
+                    t.protection,
+                    Protection::Unprotected | Protection::FalseRoot
+                ))
+    })
 }
 
 /// The verdict for the two sides under `profile`; `told` says who was already told to change.

@@ -68,9 +68,12 @@ impl Judge<'_> {
             if piece.role == Role::King || out.contains(&p) || attackers.contains(&p) {
                 continue;
             }
+            // A piece on a defender's line beyond it pins it (it may not leave the line); one
+            // that only stands in a root's way (断根: between the defender and the piece, or on
+            // its leg or eye) blocks, and blocking is no part in the chase (2011 24.17).
             let by_defender = defenders
                 .iter()
-                .any(|d| on_line(p, d.square) || near(p, d.square) || between(p, d.square, sq));
+                .any(|d| on_line(p, d.square) && !between(p, d.square, sq));
             if !by_defender {
                 continue;
             }
@@ -79,6 +82,13 @@ impl Judge<'_> {
             if !wins(Position::from_parts(board, mover, 0, 1), cx) {
                 out.push(p);
             }
+        }
+        // 抽吃 by another piece: a line of checks whose capture another piece makes needs the
+        // moved piece (its check) and the capturer.
+        let moved = self.scene.m.to;
+        let by_checks = line.first().is_some_and(|m| m.to != sq);
+        if by_checks && capturer.is_some_and(|c| c != moved) && !out.contains(&moved) {
+            out.push(moved);
         }
         out.sort();
         out
@@ -141,12 +151,6 @@ fn capturer_of(pos: &Position, line: &[Move], sq: Square) -> Option<Square> {
 /// Whether two points share a file or a rank.
 fn on_line(a: Square, b: Square) -> bool {
     a.file() == b.file() || a.rank() == b.rank()
-}
-
-/// Whether `a` is next to `b` (a horse's leg or an elephant's eye).
-fn near(a: Square, b: Square) -> bool {
-    (i32::from(a.file()) - i32::from(b.file())).abs() <= 1
-        && (i32::from(a.rank()) - i32::from(b.rank())).abs() <= 1
 }
 
 /// Whether `p` stands between `a` and `b` on their file or rank.
