@@ -249,7 +249,7 @@ pub struct Ruling {
     /// The cycle's moves in order.
     pub moves: Vec<MoveReport>,
     /// The articles applied, in the order applied (serialised each with its id as people cite
-    /// it, its book, its number there and its texts: [`article::serialize_cited`]).
+    /// it, its book, its number there and its texts: [`super::article::serialize_cited`]).
     #[serde(serialize_with = "super::article::serialize_cited")]
     pub articles: Vec<ArticleId>,
     /// The explanation in Chinese, moves in Chinese notation.
