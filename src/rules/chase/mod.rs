@@ -287,10 +287,13 @@ impl<'a> Judge<'a> {
             (Newness::LeftByTheCheck, Some(article)) => return Why::CheckLeftIt(article),
             _ => return Why::NotNew(profile.chase_articles.not_new),
         }
-        if matches!(piece.role, Role::Advisor | Role::Elephant) && self.key_point(mover) {
+        if let Some(key_point) = profile.key_point
+            && matches!(piece.role, Role::Advisor | Role::Elephant)
+            && self.key_point(mover, key_point.plain_from_position)
+        {
             return Why::KeyPoint {
                 asserted: self.options.defensive_key_point.get(mover),
-                article: profile.key_point.article,
+                article: key_point.article,
             };
         }
         if let Some(article) = profile.pinned_rook
@@ -311,11 +314,11 @@ impl<'a> Judge<'a> {
 
     /// Whether the mover's side is taken to hold a defensive key point: asserted by the request,
     /// or, under 2011, plain from the position (its single attacking piece against several).
-    fn key_point(&self, mover: Color) -> bool {
+    fn key_point(&self, mover: Color, plain_from_position: bool) -> bool {
         if self.options.defensive_key_point.get(mover) {
             return true;
         }
-        if !self.profile.key_point.plain_from_position {
+        if !plain_from_position {
             return false;
         }
         let a = &self.scene.again;

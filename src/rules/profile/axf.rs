@@ -2,10 +2,9 @@
 //! them, and the tests of their own: the chase on the target's own point (`wins`), its targets,
 //! a rook pinned by a cannon moving along the pin line (AXF 8) and a rook tied by a horse (AXF 19).
 
-use super::cxa1999::A27_3;
 use super::{
     BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
-    GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, StandingThreats, VerdictTable,
+    GameRules, NaturalLimitRule, Offers, Profile, StandingThreats, VerdictTable,
 };
 use crate::attacks::king_attacked;
 use crate::moves::Move;
@@ -95,10 +94,8 @@ pub const PROFILE: Profile = Profile {
         protected_barred_for_all: false,
     },
     standing_threats: StandingThreats::OnTheBoard,
-    key_point: KeyPoint {
-        article: A27_3,
-        plain_from_position: false,
-    },
+    // The Asian rules have no defensive key point (docs/profiles/axf.md).
+    key_point: None,
     king_answering_check: None,
     pinned_rook: Some(A8),
     chase_articles: ChaseArticles {

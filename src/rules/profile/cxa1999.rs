@@ -125,10 +125,10 @@ pub const PROFILE: Profile = Profile {
     offers: Offers::Chase,
     standing_threats: StandingThreats::OnTheBoard,
     // 27.3: only when the arbiter asserts it.
-    key_point: KeyPoint {
+    key_point: Some(KeyPoint {
         article: A27_3,
         plain_from_position: false,
-    },
+    }),
     king_answering_check: None,
     pinned_rook: None,
     chase_articles: ChaseArticles {

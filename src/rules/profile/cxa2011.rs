@@ -86,10 +86,10 @@ pub const PROFILE: Profile = Profile {
     },
     standing_threats: StandingThreats::AlreadyThere,
     // 26.2, also where the position makes it plain.
-    key_point: KeyPoint {
+    key_point: Some(KeyPoint {
         article: A26_2,
         plain_from_position: true,
-    },
+    }),
     king_answering_check: Some(A26_1_2),
     pinned_rook: None,
     chase_articles: ChaseArticles {

@@ -57,8 +57,9 @@ pub struct Profile {
     /// Which of the opponent's threats after the move are already there, so that a line of the
     /// mover is not refuted by them (docs/gain.md §2).
     pub standing_threats: StandingThreats,
-    /// The defensive key point (要点): incidental attacks on advisors and elephants are idle.
-    pub key_point: KeyPoint,
+    /// The defensive key point (要点): incidental attacks on advisors and elephants are idle;
+    /// `None`: the book has none (the request's assertion is not read).
+    pub key_point: Option<KeyPoint>,
     /// Answers to a check (2011 26.1.2), citing this: a chase (or mate threat) made by the king
     /// answering a check is idle, and a threat that another legal answer to the same check would
     /// leave just as winnable is the check's doing, not the answer's. `None`: neither.
