@@ -853,8 +853,8 @@ async fn no_repetition_carries_no_side_patterns_at_any_level() {
     server.shutdown().await;
 }
 
-/// The book and number an article id names: `2011 26.5` is the 2011 edition's 26.5, `AXF 8` the
-/// Asian rules' 8, the others the 1999 edition's.
+/// The book and number an article id names: `2011 26.5` is the 2011 edition's 26.5, `AXF 27` the
+/// Asian rules' 27, the others the 1999 edition's.
 fn book_of(id: &str) -> (&str, &str) {
     if let Some(n) = id.strip_prefix("2011 ") {
         ("cxa2011", n)

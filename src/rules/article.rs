@@ -31,7 +31,7 @@ impl ArticleId {
     }
 
     /// The article as people cite it: the book's prefix and the number (`26.4`, `2011 26.5`,
-    /// `AXF 8`).
+    /// `AXF 27`).
     pub fn id(self) -> String {
         format!("{}{}", self.edition.profile().cite_prefix, self.number)
     }
@@ -59,7 +59,8 @@ impl ArticleId {
 
 /// Article `number` of `edition` as a Chinese text cites it: the 1999 book's articles by number
 /// (`25.2`) and the items of its chapter 7, 棋例细则, as that chapter numbers them (`item 6` →
-/// `棋例细则第6条`); the 2011 book's as `2011年规则26.5`; the Asian rules' as `亚洲规则第8条`.
+/// `棋例细则第6条`); the 2011 book's as `2011年规则26.5`; the Asian rules' as `亚洲规则第27条`, their
+/// appendix as `亚洲规则附例` and the summary of their thumb rules as `亚洲规则摘要`.
 pub fn cite_zh(edition: Ruleset, number: &str) -> String {
     match edition {
         Ruleset::Cxa1999 => match number.strip_prefix("item ") {
@@ -67,7 +68,11 @@ pub fn cite_zh(edition: Ruleset, number: &str) -> String {
             None => number.to_string(),
         },
         Ruleset::Cxa2011 => format!("2011年规则{number}"),
-        Ruleset::Axf => format!("亚洲规则第{number}条"),
+        Ruleset::Axf => match number {
+            "appendix" => "亚洲规则附例".to_string(),
+            "summary" => "亚洲规则摘要".to_string(),
+            _ => format!("亚洲规则第{number}条"),
+        },
     }
 }
 

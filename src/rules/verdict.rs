@@ -114,13 +114,21 @@ pub fn decide(
                     Verdict::Draw
                 }
             }
-            BothForbidden::CheckerChanges { checker, draw } => match lone_checker {
+            BothForbidden::CheckerChanges {
+                checker,
+                both_check,
+                draw,
+            } => match lone_checker {
                 Some(c) => {
-                    articles.push(checker);
+                    articles.extend_from_slice(checker);
                     must_change(c, &mut articles)
                 }
                 None => {
-                    articles.push(draw);
+                    articles.push(if checks(Color::Red) && checks(Color::Black) {
+                        both_check
+                    } else {
+                        draw
+                    });
                     Verdict::Draw
                 }
             },

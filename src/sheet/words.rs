@@ -399,6 +399,10 @@ mod tests {
             article(Lang::Zh, "cxa2011", "26.5", "2011 26.5"),
             "2011年规则26.5"
         );
-        assert_eq!(article(Lang::Zh, "axf", "8", "AXF 8"), "亚洲规则第8条");
+        assert_eq!(article(Lang::Zh, "axf", "27", "AXF 27"), "亚洲规则第27条");
+        assert_eq!(
+            article(Lang::Zh, "axf", "appendix", "AXF appendix"),
+            "亚洲规则附例"
+        );
     }
 }

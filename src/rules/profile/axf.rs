@@ -1,6 +1,8 @@
 //! Profile `axf` (alias `wxf`): the Asian Xiangqi Federation rules, as docs/profiles/axf.md reads
 //! them, and the tests of their own: the chase on the target's own point (`wins`), its targets,
-//! a rook pinned by a cannon moving along the pin line (AXF 8) and a rook tied by a horse (AXF 19).
+//! a rook confined by a cannon moving along its line (rule 27) and a rook tied by a horse (rule
+//! 19). Articles are numbered as in Eric Wu's English translation of the rules (rules 1–40 and
+//! the appendix).
 
 use super::{
     BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
@@ -21,47 +23,69 @@ use crate::rules::tactics::value::Arithmetic;
 use crate::square::Square;
 
 articles! { Ruleset::Axf;
-    // The general rules 1–5 of the Asian rules (chapter 4, section 3 of the HKCCA book; Eric Wu's
-    // English translation), numbered apart from qili's own summaries above and below.
-    GENERAL1 = "general 1",
+    A1 = "1",
         "先吃掉对方将（帅）者胜",
         "the side that captures the other's king first wins";
-    GENERAL2 = "general 2",
+    A2 = "2",
         "使对方无子可走者胜",
         "the side that leaves the other no legal move wins";
-    GENERAL3 = "general 3",
-        "犯例方经裁判要求变着而仍重复违例者判负",
-        "a side that breaks a rule, is asked by the referee to change and repeats the violation loses";
-    GENERAL4 = "general 4",
+    A3 = "3",
+        "犯例方须变着；经裁判要求变着而仍重复违例者判负",
+        "a side that breaks a rule must change; one told by the referee to change that repeats the violation loses";
+    A4 = "4",
         "双方均无取胜可能、一方提和另一方同意，或裁判宣布，为和棋",
         "a draw when neither side can win, when one side offers and the other agrees, or when the referee declares it";
-    GENERAL5 = "general 5",
+    A5 = "5",
         "双方循环反复而均未犯例、且都不愿变着，可判和棋",
         "a cycle repeated with no rule broken and neither side willing to change may be ruled a draw";
-    A7 = "7",
-        "被捉之子须为无根子，或被马炮攻击的车；同兵种互吃属兑子",
-        "a chase counts against an unprotected piece, or a rook attacked by a horse or cannon; same-type pieces that can take each other offer an exchange";
-    A1 = "1",
-        "犯规方不变着判负",
-        "a side that must change and does not loses";
-    A2 = "2",
-        "双方同为长将或同为长捉，作和",
-        "both sides checking, or both chasing: draw";
-    A3 = "3",
-        "长将须变着；长将对长捉，长将方变着",
-        "perpetual check must change; check against chase: the checker changes";
-    A4 = "4",
-        "长捉同一子须变着",
-        "perpetual chase of the same piece must change";
-    A5 = "5",
-        "其余着法（一将一捉、长杀、一将一闲等）均允许，不变作和",
-        "everything else (one check one chase, mate threats, check and idle …) is allowed: draw";
-    A8 = "8",
-        "被炮牵制的车沿牵制线走动，其本身的攻击不算捉",
-        "a rook pinned along a line by a cannon is not chasing when it moves along that line: its own attacks are not chases";
     A6 = "6",
-        "一子轮捉两子或多子，允许；二子或多子轮捉一子（帅、兵除外），禁止",
-        "one piece chasing several pieces in turn is allowed; several pieces taking turns on one piece are not (unless a king or pawn)";
+        "长将（一子或数子）为禁止着法，长将方须变着",
+        "perpetual check, by one piece or several, is forbidden: the checking side must change";
+    A7 = "7",
+        "双方均长将，作和",
+        "both sides checking perpetually: a draw";
+    A15 = "15",
+        "一炮或两炮不得长捉车，车有根亦然；马攻车同论（第27、36条各图）",
+        "one or two cannons may not chase a rook perpetually, even a protected one; a horse's attack on a rook counts the same (the diagrams of rules 27 and 36)";
+    A17 = "17",
+        "车可长捉有根炮（炮在其中一步有根亦可）；据此，有根子不是捉的对象",
+        "a rook may chase a protected cannon perpetually, also one protected on only one of its points; read generally: a piece with a real root is no chase target";
+    A18 = "18",
+        "车不得长捉无根炮，即使炮长杀、将军或反捉",
+        "a rook may not chase an unprotected cannon perpetually, even if the cannon threatens mate, checks or attacks back";
+    A19 = "19",
+        "车因对方马的牵制不能走动时，对方不得长捉此车",
+        "a rook that cannot move because of an enemy horse may not be chased perpetually";
+    A23 = "23",
+        "车长捉马，马仅反捉一着、将一着或一将一捉，车方仍须变着",
+        "a rook chasing a horse perpetually must change, even if the horse chases back once, checks once, or checks and chases once";
+    A24 = "24",
+        "车与车、炮与炮、马与马可以互吃属兑子（献子），作和；一方不能吃回时，另一方不得长捉",
+        "two rooks, two cannons or two horses that can take each other are an exchange offer (a draw); if one of them cannot take back, the other may not chase it perpetually";
+    A25 = "25",
+        "炮攻击无根的马、士、象或过河兵，仅炮架移动亦算长捉；未过河兵可以长捉；据此，无根子（过河兵在内）都是捉的对象",
+        "a cannon attacking an unprotected horse, advisor, elephant or crossed pawn chases it even when only its screen moves, and an uncrossed pawn may be chased; read generally: an unprotected piece, a crossed pawn included, is a chase target";
+    A27 = "27",
+        "车被炮牵制只能沿线走动时，其沿线走动不算捉；以车攻击此车不算献，不得长捉（此车在其中一步有根除外）；马、炮不得长捉此车",
+        "a rook confined to a line by a cannon does not chase by moving along it; a rook's attack on it is no offer and may not go on perpetually (unless it is protected on one of its moves); a horse or cannon may not chase it perpetually";
+    A28 = "28",
+        "帅（将）可以长捉，也可与他子联合长捉",
+        "the king may chase perpetually, alone or together with another piece";
+    A29 = "29",
+        "兵（卒）可以长捉，一兵或数兵，其中一着有车、马、炮参与亦可",
+        "pawns may chase perpetually, one or several, even when a rook, cannon or horse takes part in one of the moves";
+    A32 = "32",
+        "一子轮捉两子或多子，或两子轮捉两子或多子，均作和",
+        "one piece chasing two or more pieces in turn, or two pieces taking turns on two or more: a draw";
+    A35 = "35",
+        "两子或多子攻击一个有根子，不算长捉",
+        "two or more pieces attacking one protected piece do not chase it";
+    APPENDIX = "appendix",
+        "附例：每着都攻击对方一子而该子既不逃也不求保护，不算长捉；走子使对方子保持无根，算捉",
+        "appendix: attacking a piece move after move while it neither flees nor seeks protection is no perpetual chase; moving so as to keep a piece unprotected is a chase";
+    SUMMARY = "summary",
+        "双方均犯例而都不变着，作和；其中仅一方长将，长将方须变着（亚洲规则摘要）",
+        "both sides breaking the rules and neither changing: a draw; if only one of them checks perpetually, the checker must change (summary of the Asian rules)";
 }
 
 /// The Asian rules.
@@ -97,28 +121,31 @@ pub const PROFILE: Profile = Profile {
     // The Asian rules have no defensive key point (docs/profiles/axf.md).
     key_point: None,
     king_answering_check: None,
-    pinned_rook: Some(A8),
+    pinned_rook: Some(A27),
+    // The general rule for an unprotected piece; an attack that already stood is no chase
+    // (the appendix).
     chase_articles: ChaseArticles {
-        chase: A7,
-        by_checks: A7,
-        not_new: A7,
+        chase: A25,
+        by_checks: A25,
+        not_new: APPENDIX,
     },
     // AXF forbids no mate threat: a move that threatens mate and chases is a chase.
     mate_threat_outranks_chase: false,
 
-    same_piece: Some(A6),
+    same_piece: Some(A32),
     pawns_chase_in_mutual_attack: None,
     verdicts: VerdictTable {
         forbidden: &[Pattern::PerpetualCheck, Pattern::PerpetualChase],
         lone_perpetual_check_loses: None,
         both_forbidden: BothForbidden::CheckerChanges {
-            checker: A3,
-            draw: A2,
+            checker: &[A6, SUMMARY],
+            both_check: A7,
+            draw: SUMMARY,
         },
         both_allowed: A5,
-        one_forbidden_check: &[A3],
-        one_forbidden: &[A4],
-        told_loses: A1,
+        one_forbidden_check: &[A6, A3],
+        one_forbidden: &[A3],
+        told_loses: A3,
     },
     citations: Citations {
         patterns: None,
@@ -126,16 +153,16 @@ pub const PROFILE: Profile = Profile {
         mate_threat: None,
     },
     game: GameRules {
-        checkmate: &[GENERAL1],
-        stalemate: &[GENERAL2],
-        told_repeats: &[A1, GENERAL3],
-        repetition_draw: &[GENERAL5],
+        checkmate: &[A1],
+        stalemate: &[A2],
+        told_repeats: &[A3],
+        repetition_draw: &[A5],
         // The claim as the Asian rules' summaries state it: no capture and at most ten of the
         // claimant's checks within the latest 60 rounds (docs/rules.md, "Live games").
         natural_limit: NaturalLimitRule {
             rounds: 60,
             claimant_checks: ClaimantChecks::AtMostInWindow(10),
-            articles: &[GENERAL4],
+            articles: &[A4],
         },
     },
 };
@@ -197,7 +224,7 @@ fn recapturable(pos: &Position, c: Move) -> bool {
     !legal_captures(&after, c.to).is_empty()
 }
 
-/// AXF: "a rook pinned along a line by a cannon is not chasing when it moves along that line". The
+/// AXF 27: "a rook pinned along a line by a cannon is not chasing when it moves along that line". The
 /// piece moved by `m` in `before` is a rook, and on the file or rank of the move it is one of
 /// exactly two pieces standing between an enemy cannon and a piece of its own side: its king
 /// (absolute pin, taking the rook off the line would let the cannon check) or any other own piece

@@ -65,7 +65,7 @@ pub struct Profile {
     /// leave just as winnable is the check's doing, not the answer's. `None`: neither.
     pub king_answering_check: Option<ArticleId>,
     /// A rook pinned along a line by a cannon and moving along it does not chase with its own
-    /// attacks, citing this (AXF 8); `None`: it does.
+    /// attacks, citing this (AXF 27); `None`: it does.
     pub pinned_rook: Option<ArticleId>,
     /// The articles a target's verdict cites.
     pub chase_articles: ChaseArticles,
@@ -74,7 +74,7 @@ pub struct Profile {
     pub mate_threat_outranks_chase: bool,
 
     /// A perpetual chase is forbidden only when it aims at one and the same piece every time;
-    /// the article cited when a side's perpetual chase is allowed for that reason (AXF 6).
+    /// the article cited when a side's perpetual chase is allowed for that reason (AXF 32).
     /// `None`: any perpetual chase counts.
     pub same_piece: Option<ArticleId>,
     /// When the other side's pattern is forbidden and this side's is not, judge this side again
@@ -263,11 +263,14 @@ pub enum BothForbidden {
     /// A primary pattern against a secondary one must change, else a draw (2011 26.8).
     PrimaryChanges(ArticleId),
     /// Perpetual check against a side that does not check: the checker changes, citing
-    /// `checker`; otherwise a draw, citing `draw` (AXF 3, AXF 2).
+    /// `checker`; both checking: a draw, citing `both_check`; otherwise a draw, citing `draw`
+    /// (AXF 6, 7 and the summary's thumb rules).
     CheckerChanges {
         /// Cited when the checker must change.
-        checker: ArticleId,
-        /// Cited for the draw.
+        checker: &'static [ArticleId],
+        /// Cited for the draw when both sides check.
+        both_check: ArticleId,
+        /// Cited for the draw otherwise.
         draw: ArticleId,
     },
 }
