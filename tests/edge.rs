@@ -221,8 +221,6 @@ async fn http(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> (u16, Vec<u8>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut socket = tokio::net::TcpStream::connect(addr).await.expect("connect");
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n",
         body.len()
@@ -231,21 +229,39 @@ async fn http(
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
-    socket.write_all(head.as_bytes()).await.expect("write");
-    socket.write_all(body).await.expect("write");
+    let mut raw = head.into_bytes();
+    raw.extend_from_slice(body);
+    let (status, _, body) = exchange(addr, &raw).await;
+    (status, body)
+}
+
+/// Writes `raw` on a new connection and reads the answer until the server closes it (at most
+/// 30 s): the status, the head and the body.
+async fn exchange(addr: &str, raw: &[u8]) -> (u16, String, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut socket = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    socket.write_all(raw).await.expect("write");
     let mut answer = Vec::new();
-    let _ = socket.read_to_end(&mut answer).await;
+    let read = tokio::time::timeout(Duration::from_secs(30), socket.read_to_end(&mut answer)).await;
+    assert!(
+        read.is_ok(),
+        "no answer within 30 s to {:?}",
+        String::from_utf8_lossy(&raw[..raw.len().min(200)])
+    );
     let text = String::from_utf8_lossy(&answer);
     let status = text
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    let body = match answer.windows(4).position(|w| w == b"\r\n\r\n") {
-        Some(at) => answer[at + 4..].to_vec(),
-        None => Vec::new(),
-    };
-    (status, body)
+    match answer.windows(4).position(|w| w == b"\r\n\r\n") {
+        Some(at) => (
+            status,
+            String::from_utf8_lossy(&answer[..at]).to_lowercase(),
+            answer[at + 4..].to_vec(),
+        ),
+        None => (status, text.to_lowercase(), Vec::new()),
+    }
 }
 
 /// A record of many games, about `bytes` long: the real games of tests/data/pgn, repeated.
@@ -407,4 +423,154 @@ async fn a_saturated_server_answers_resource_exhausted_at_once() {
             .any(|l| l["code"] == "RESOURCE_EXHAUSTED" && l["level"] == "INFO"),
         "{log:#?}"
     );
+}
+
+/// 23.9, 22.7: the JSON calls take only JSON (a cross-site `text/plain` or form post is refused
+/// with 415 before anything is computed), read `null` as an absent field, refuse bytes after the
+/// value and a declared length over the limit before the body comes; every HTTP answer carries
+/// the page's security headers; 404 and 405 carry codes the proto documents.
+#[tokio::test]
+async fn json_calls_take_only_json_and_every_answer_carries_the_security_headers() {
+    let server = Server::start_with(&["--max-message-bytes", "4096"]);
+    let addr = server.addr.as_str();
+    let ruling = serde_json::json!({
+        "fen": LIGHT.0,
+        "moves": LIGHT.1.split_whitespace().collect::<Vec<_>>(),
+    })
+    .to_string();
+    let error = |body: &[u8]| -> serde_json::Value {
+        serde_json::from_slice(body)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(body)))
+    };
+    // What a page on any site may send without asking (a "simple" request): refused.
+    for (path, content_type) in [
+        ("/v1/adjudicate", Some("text/plain")),
+        ("/v1/adjudicate", Some("application/x-www-form-urlencoded")),
+        ("/v1/adjudicate", Some("multipart/form-data; boundary=x")),
+        ("/v1/adjudicate", None),
+        ("/v1/status", Some("text/plain;charset=UTF-8")),
+        ("/v1/analyze", Some("text/plain")),
+        ("/desk/record", Some("text/plain")),
+        ("/desk/ruling", Some("application/x-www-form-urlencoded")),
+    ] {
+        let headers: Vec<(&str, &str)> = content_type
+            .map(|c| ("content-type", c))
+            .into_iter()
+            .collect();
+        let (status, body) = http(addr, "POST", path, &headers, ruling.as_bytes()).await;
+        assert_eq!(
+            status,
+            415,
+            "{path} {content_type:?}: {}",
+            String::from_utf8_lossy(&body)
+        );
+        let e = error(&body);
+        assert_eq!(e["code"], "ERROR_CODE_INVALID_ARGUMENT", "{e}");
+        assert!(
+            e["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("application/json")),
+            "{e}"
+        );
+    }
+    let json = [("content-type", "application/json; charset=utf-8")];
+    let (status, body) = http(addr, "POST", "/v1/adjudicate", &json, ruling.as_bytes()).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(error(&body)["verdict"], "VERDICT_RED_LOSES");
+
+    // null is the field's default, as if it were absent (the proto3 JSON mapping).
+    let nulls = serde_json::json!({
+        "requestId": null, "fen": LIGHT.0, "moves": LIGHT.1.split_whitespace().collect::<Vec<_>>(),
+        "ruleset": null, "toldToChange": null, "language": null, "detail": null,
+    });
+    let (status, body) = http(
+        addr,
+        "POST",
+        "/v1/adjudicate",
+        &json,
+        nulls.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    let desk =
+        serde_json::json!({"moves": "h2e2 h9g7", "record": null, "game": null, "lang": "en"});
+    let (status, body) = http(
+        addr,
+        "POST",
+        "/desk/ruling",
+        &json,
+        desk.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+
+    // Anything after the value is refused.
+    for trailing in [
+        format!("{ruling} x"),
+        format!("{ruling}{ruling}"),
+        format!("{ruling}\u{0}"),
+    ] {
+        let (status, body) = http(addr, "POST", "/v1/adjudicate", &json, trailing.as_bytes()).await;
+        assert_eq!(
+            status,
+            400,
+            "{trailing}: {}",
+            String::from_utf8_lossy(&body)
+        );
+        assert_eq!(error(&body)["code"], "ERROR_CODE_INVALID_ARGUMENT");
+    }
+    let (status, _) = http(
+        addr,
+        "POST",
+        "/v1/adjudicate",
+        &json,
+        format!("{ruling} \r\n").as_bytes(),
+    )
+    .await;
+    assert_eq!(status, 200, "trailing white space is no value");
+
+    // A declared length over the limit is answered at once, though the body never comes.
+    let head = format!(
+        "POST /v1/adjudicate HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{{"
+    );
+    let began = Instant::now();
+    let (status, _, body) = exchange(addr, head.as_bytes()).await;
+    assert_eq!(status, 413, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(error(&body)["code"], "ERROR_CODE_RESOURCE_EXHAUSTED");
+    assert!(
+        began.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        began.elapsed()
+    );
+
+    // The page, its assets, a JSON answer and an error all carry the headers.
+    for path in ["/", "/desk.js", "/v1/rulesets", "/v1/board.svg", "/nothing"] {
+        let raw = format!("GET {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n");
+        let (_, head, _) = exchange(addr, raw.as_bytes()).await;
+        assert!(
+            head.contains("x-content-type-options: nosniff"),
+            "{path}: {head}"
+        );
+        let csp = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-security-policy: "))
+            .unwrap_or_else(|| panic!("{path}: no CSP in {head}"));
+        assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+            "{csp}"
+        );
+    }
+
+    // 404 and 405 carry codes the proto's ErrorCode documents.
+    let (status, body) = http(addr, "GET", "/v2/nothing", &[], b"").await;
+    assert_eq!(status, 404);
+    assert_eq!(error(&body)["code"], "ERROR_CODE_NOT_FOUND");
+    let (status, body) = http(addr, "GET", "/v1/adjudicate", &[], b"").await;
+    assert_eq!(status, 405);
+    assert_eq!(error(&body)["code"], "ERROR_CODE_UNIMPLEMENTED");
+    let proto = include_str!("../proto/qili/v1/qili.proto");
+    for code in ["ERROR_CODE_NOT_FOUND", "ERROR_CODE_UNIMPLEMENTED"] {
+        assert!(proto.contains(code), "{code}");
+    }
 }

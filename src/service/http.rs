@@ -12,8 +12,9 @@
 //! | `GET /` | the consult page; `POST /desk/record` and `POST /desk/ruling` serve it |
 //!
 //! Errors are the proto's `Error` message in JSON (`code`, `field`, `ply`, `message`) with HTTP
-//! 400 (INVALID_ARGUMENT), 413 (RESOURCE_EXHAUSTED: over a limit), 429 (RESOURCE_EXHAUSTED: the
-//! server is saturated), 504 (DEADLINE_EXCEEDED), 404, 405 or 500.
+//! 400 (INVALID_ARGUMENT), 415 (INVALID_ARGUMENT: the body is not `application/json`), 413
+//! (RESOURCE_EXHAUSTED: over a limit), 429 (RESOURCE_EXHAUSTED: the server is saturated), 504
+//! (DEADLINE_EXCEEDED), 404 (NOT_FOUND), 405 (UNIMPLEMENTED) or 500 (INTERNAL).
 
 use super::config::ServiceConfig;
 use super::failure::{FIELD_KEY, Failure, PLY_KEY, SATURATED, abridge};
@@ -27,6 +28,7 @@ use crate::request::{Request as RulingRequest, RequestError};
 use crate::sheet::{self, Lang};
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::FromRequest;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::response::{IntoResponse, Response};
@@ -41,6 +43,13 @@ use tonic::service::Routes;
 const PAGE: &str = include_str!("page/index.html");
 const PAGE_STYLE: &str = include_str!("page/desk.css");
 const PAGE_SCRIPT: &str = include_str!("page/desk.js");
+
+/// The page's content security policy, sent with every HTTP answer: scripts, styles and images
+/// only from this server (no inline script, so markup that slipped into a sheet could not run),
+/// calls only to it, and no framing by another site (clickjacking).
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; form-action 'none'; base-uri 'none'; \
+     frame-ancestors 'none'";
 
 /// The gRPC `routes` (wrapped for gRPC-Web) together with the HTTP routes of this module.
 pub fn routes(grpc: Routes, service: QiliService, config: &ServiceConfig) -> Routes {
@@ -77,8 +86,29 @@ pub fn routes(grpc: Routes, service: QiliService, config: &ServiceConfig) -> Rou
         .route("/desk/ruling", post(desk_ruling))
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(config.max_message_bytes))
+        .layer(security_headers())
         .with_state(service);
+    let not_found = axum::handler::Handler::<_, ()>::layer(not_found, security_headers());
     Routes::from(grpc.merge(http).fallback(not_found))
+}
+
+/// The headers of every HTTP answer (not the gRPC ones): the content security policy, no MIME
+/// sniffing, no referrer.
+fn security_headers() -> tower::util::MapResponseLayer<fn(Response) -> Response> {
+    fn add(mut response: Response) -> Response {
+        let headers = response.headers_mut();
+        for (name, value) in [
+            (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ] {
+            headers
+                .entry(name)
+                .or_insert(HeaderValue::from_static(value));
+        }
+        response
+    }
+    tower::util::MapResponseLayer::new(add)
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -86,9 +116,11 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 }
 
 /// A failed HTTP call: its gRPC code and the proto's `Error` message.
-struct HttpError {
+pub struct HttpError {
     code: Code,
     error: pb::Error,
+    /// The HTTP status, when the code's usual one does not fit (415).
+    http: Option<StatusCode>,
 }
 
 impl HttpError {
@@ -97,11 +129,13 @@ impl HttpError {
             Code::InvalidArgument => pb::ErrorCode::InvalidArgument,
             Code::DeadlineExceeded => pb::ErrorCode::DeadlineExceeded,
             Code::ResourceExhausted => pb::ErrorCode::ResourceExhausted,
-            Code::Internal => pb::ErrorCode::Internal,
-            _ => pb::ErrorCode::Unspecified,
+            Code::NotFound => pb::ErrorCode::NotFound,
+            Code::Unimplemented => pb::ErrorCode::Unimplemented,
+            _ => pb::ErrorCode::Internal,
         };
         HttpError {
             code,
+            http: None,
             error: pb::Error {
                 code: pb_code.into(),
                 field: field.to_string(),
@@ -130,6 +164,9 @@ impl HttpError {
     }
 
     fn status(&self) -> StatusCode {
+        if let Some(status) = self.http {
+            return status;
+        }
         match self.code {
             Code::InvalidArgument | Code::OutOfRange | Code::FailedPrecondition => {
                 StatusCode::BAD_REQUEST
@@ -139,7 +176,8 @@ impl HttpError {
             }
             Code::ResourceExhausted => StatusCode::PAYLOAD_TOO_LARGE,
             Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
-            Code::NotFound | Code::Unimplemented => StatusCode::NOT_FOUND,
+            Code::NotFound => StatusCode::NOT_FOUND,
+            Code::Unimplemented => StatusCode::METHOD_NOT_ALLOWED,
             Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -204,44 +242,100 @@ async fn not_found(uri: tonic::codegen::http::Uri) -> HttpError {
 async fn wrong_method(
     method: tonic::codegen::http::Method,
     uri: tonic::codegen::http::Uri,
-) -> Response {
+) -> HttpError {
     let path = uri.path();
-    let error = pb::Error {
-        code: pb::ErrorCode::Unspecified.into(),
-        field: String::new(),
-        ply: None,
-        message: abridge(
+    HttpError::new(
+        Code::Unimplemented,
+        "",
+        None,
+        abridge(
             &format!(
                 "{method} {path:?}: not allowed here (the /v1 calls that take a body are POST, the others GET)"
             ),
             path,
         ),
-    };
-    json(StatusCode::METHOD_NOT_ALLOWED, &error)
+    )
 }
 
 /// The body, or RESOURCE_EXHAUSTED when it is over the size limit.
 fn body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, HttpError> {
     body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            HttpError::new(
-                Code::ResourceExhausted,
-                "",
-                None,
-                "request: the body is larger than the limit (qili serve --max-message-bytes)"
-                    .to_string(),
-            )
+            too_large()
         } else {
             HttpError::invalid("", format!("request: cannot read the body: {e}"))
         }
     })
 }
 
+fn too_large() -> HttpError {
+    HttpError::new(
+        Code::ResourceExhausted,
+        "",
+        None,
+        "request: the body is larger than the limit (qili serve --max-message-bytes)".to_string(),
+    )
+}
+
+/// The body of a JSON call: `content-type: application/json` (else 415, so that a cross-site form
+/// or `text/plain` post cannot make the server compute), at most `--max-message-bytes` (else 413),
+/// one JSON value with nothing after it, decoded with `null` read as the field's default (the
+/// proto3 JSON mapping) and a bad field named (400).
+pub struct JsonBody<T>(pub T);
+
+impl<T> FromRequest<QiliService> for JsonBody<T>
+where
+    T: serde::de::DeserializeOwned,
+{
+    type Rejection = HttpError;
+
+    async fn from_request(
+        request: axum::extract::Request,
+        service: &QiliService,
+    ) -> Result<Self, HttpError> {
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Err(HttpError {
+                http: Some(StatusCode::UNSUPPORTED_MEDIA_TYPE),
+                ..HttpError::invalid(
+                    "",
+                    "request: the body must be JSON, sent with content-type: application/json"
+                        .to_string(),
+                )
+            });
+        }
+        // A declared length over the limit is refused before the body is read.
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let limit = service.config().max_message_bytes;
+        if declared.is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
+            return Err(too_large());
+        }
+        let bytes = body(Bytes::from_request(request, service).await)?;
+        decode(&bytes).map(JsonBody)
+    }
+}
+
 /// A message from its JSON (proto3 mapping, or the page's own requests); a bad one is
 /// INVALID_ARGUMENT naming the field (`moves` and its index for a bad move).
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HttpError> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    // `from_slice` rejects anything after the value.
+    let mut value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
+        HttpError::invalid(
+            "",
+            abridge(&format!("request: not one JSON value: {e}"), ""),
+        )
+    })?;
+    drop_nulls(&mut value);
+    serde_path_to_error::deserialize(value).map_err(|e| {
         let mut segments = e.path().iter();
         let field = match segments.next() {
             Some(serde_path_to_error::Segment::Map { key }) => snake_case(key),
@@ -257,6 +351,19 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HttpError> 
         let message = abridge(&format!("{name}{at}: {inner}"), "");
         HttpError::new(Code::InvalidArgument, &field, ply, message)
     })
+}
+
+/// Removes the object members whose value is `null`, at any depth: in the proto3 JSON mapping a
+/// `null` field is the field's default, which is what an absent one is.
+fn drop_nulls(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(drop_nulls);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
 }
 
 /// `toldToChange` → `told_to_change`: errors name fields as the proto does.
@@ -289,9 +396,8 @@ fn grpc_request<T>(message: T, headers: &HeaderMap) -> tonic::Request<T> {
 async fn adjudicate(
     State(service): State<QiliService>,
     headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<pb::AdjudicateRequest>,
 ) -> Result<Response, HttpError> {
-    let request: pb::AdjudicateRequest = decode(&body(raw)?)?;
     let ruling = Qili::adjudicate(&service, grpc_request(request, &headers))
         .await
         .map_err(|s| HttpError::from_status(&s))?;
@@ -301,9 +407,8 @@ async fn adjudicate(
 async fn status(
     State(service): State<QiliService>,
     headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<pb::AdjudicateRequest>,
 ) -> Result<Response, HttpError> {
-    let request: pb::AdjudicateRequest = decode(&body(raw)?)?;
     let answer = Qili::status(&service, grpc_request(request, &headers))
         .await
         .map_err(|s| HttpError::from_status(&s))?;
@@ -313,9 +418,8 @@ async fn status(
 async fn analyze(
     State(service): State<QiliService>,
     headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<pb::AnalyzeRequest>,
 ) -> Result<Response, HttpError> {
-    let request: pb::AnalyzeRequest = decode(&body(raw)?)?;
     let answer = Qili::analyze(&service, grpc_request(request, &headers))
         .await
         .map_err(|s| HttpError::from_status(&s))?;
@@ -510,10 +614,9 @@ struct GameInfo {
 async fn record(
     State(service): State<QiliService>,
     headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<DeskRequest>,
 ) -> Result<Response, HttpError> {
     let start = Instant::now();
-    let request: DeskRequest = decode(&body(raw)?)?;
     let bytes = record_bytes(&request.record)?;
     let list = in_pool(&service, start, &headers, move || {
         let games = crate::record::read_games(&bytes)?;
@@ -543,10 +646,9 @@ async fn record(
 async fn desk_ruling(
     State(service): State<QiliService>,
     headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
+    JsonBody(q): JsonBody<DeskRequest>,
 ) -> Result<Response, HttpError> {
     let start = Instant::now();
-    let q: DeskRequest = decode(&body(raw)?)?;
     let (lang, language) = lang(&q.lang)?;
     let from_record = !q.record.trim().is_empty();
     let dispute = if from_record {
