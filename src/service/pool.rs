@@ -51,6 +51,12 @@ use std::time::Instant;
 /// One piece of work, boxed for the queue.
 type Job = Box<dyn FnOnce() + Send>;
 
+/// A job in the queue and its call's deadline: a job past it has been answered already.
+struct Queued {
+    deadline: Instant,
+    job: Job,
+}
+
 /// What a piece of work is, for the queue's order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Lane {
@@ -95,8 +101,8 @@ struct Queue {
 
 #[derive(Default)]
 struct State {
-    rulings: VecDeque<Job>,
-    bulk: VecDeque<Job>,
+    rulings: VecDeque<Queued>,
+    bulk: VecDeque<Queued>,
     bulk_running: usize,
     max_bulk: usize,
     closed: bool,
@@ -115,16 +121,27 @@ impl std::fmt::Debug for State {
 impl State {
     /// The next job a free thread may take, and whether it is bulk work.
     fn next(&mut self) -> Option<(Job, bool)> {
-        if let Some(job) = self.rulings.pop_front() {
-            return Some((job, false));
+        if let Some(queued) = self.rulings.pop_front() {
+            return Some((queued.job, false));
         }
         if self.bulk_running < self.max_bulk
-            && let Some(job) = self.bulk.pop_front()
+            && let Some(queued) = self.bulk.pop_front()
         {
             self.bulk_running += 1;
-            return Some((job, true));
+            return Some((queued.job, true));
         }
         None
+    }
+
+    /// Jobs waiting, those whose deadline has passed (already answered) dropped first when the
+    /// queue looks full, so that they do not make the server look saturated.
+    fn waiting(&mut self, max_queue: usize) -> usize {
+        if self.rulings.len() + self.bulk.len() >= max_queue {
+            let now = Instant::now();
+            self.rulings.retain(|q| q.deadline > now);
+            self.bulk.retain(|q| q.deadline > now);
+        }
+        self.rulings.len() + self.bulk.len()
     }
 }
 
@@ -215,14 +232,15 @@ impl WorkPool {
             let Ok(mut state) = queue.state.lock() else {
                 return Err(Failure::internal("the work pool has stopped".into()));
             };
-            if state.rulings.len() + state.bulk.len() >= self.shared.max_queue {
+            if state.waiting(self.shared.max_queue) >= self.shared.max_queue {
                 drop(state);
                 self.shared.refused.fetch_add(1, Ordering::Relaxed);
                 return Err(Failure::saturated(self.shared.max_queue));
             }
+            let queued = Queued { deadline, job };
             match lane {
-                Lane::Ruling => state.rulings.push_back(job),
-                Lane::Bulk => state.bulk.push_back(job),
+                Lane::Ruling => state.rulings.push_back(queued),
+                Lane::Bulk => state.bulk.push_back(queued),
             }
             drop(state);
             queue.ready.notify_one();
