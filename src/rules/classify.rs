@@ -110,9 +110,12 @@ pub fn classify(
     // 杀: a forced mate by checks now that did not exist before the move. One resting on taking a
     // piece of the same kind where it stands is the trade's business, not a mate threat (2011
     // 26.9): an offer the opponent can accept is 兑, one it cannot is a chase.
+    // Where a chase outranks a mate threat (AXF), a move that chases is a chase whatever it
+    // threatens: no mate search is made for it.
     let forbid = offers.iter().fold(0, |m, o| m | o.theirs.mask());
     let mut budget = Budget::new(options.limits.mate_nodes);
     let threat = king_answers.is_none()
+        && (profile.mate_threat_outranks_chase || !chase)
         && mate_avoiding(cx, &again, options.limits.mate_plies, &mut budget, forbid).is_some();
     let threat_new = threat && {
         let mut b = Budget::new(options.limits.mate_nodes);

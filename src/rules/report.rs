@@ -150,6 +150,14 @@ pub enum Why {
     /// Made while answering a check, but another legal answer to the same check would leave it
     /// just as winnable: the check made the threat, not this answer (2011 26.1.2).
     CheckLeftIt(ArticleId),
+    /// It has a real root, and no rule of the profile makes it a chase target whatever its
+    /// protection (AXF: only a rook attacked by a horse or a cannon is).
+    Protected(ArticleId),
+    /// Of the same kind as its attacker and able to take it back: an exchange offer, not a chase
+    /// (AXF 24).
+    TakesBack(ArticleId),
+    /// Attacked only by the king or pawns, which chase freely (AXF 28, 29).
+    FreeAttacker(ArticleId),
     /// A new threat to win it: the move chases it (the target's means, protection, line, gain and
     /// participants say how).
     Chase(ArticleId),
@@ -165,6 +173,9 @@ impl Why {
             | Why::PinnedRook { article: a, .. }
             | Why::KingAnsweringCheck(a)
             | Why::CheckLeftIt(a)
+            | Why::Protected(a)
+            | Why::TakesBack(a)
+            | Why::FreeAttacker(a)
             | Why::Chase(a) => Some(a),
         }
     }

@@ -105,6 +105,24 @@ pub fn reason(t: &Target, lang: Lang) -> String {
                 "another answer to the same check would leave it just as winnable: the check made the threat, not this answer (2011 26.1.2)",
             )
             .into(),
+        (Why::Protected(_), _) => lang
+            .pick(
+                "有根子，不是捉的对象（仅车被马、炮攻击时不论有根无根）",
+                "it has a real root: not a chase target (only a rook attacked by a horse or a cannon is, protected or not)",
+            )
+            .into(),
+        (Why::TakesBack(_), _) => lang
+            .pick(
+                "同兵种可以互吃，属兑子，不算捉",
+                "of the same kind as its attacker and able to take it back: an exchange offer, not a chase",
+            )
+            .into(),
+        (Why::FreeAttacker(_), _) => lang
+            .pick(
+                "仅受帅（将）或兵（卒）攻击，允许长捉",
+                "attacked only by the king or pawns, which may chase freely",
+            )
+            .into(),
         (Why::Chase(_), Lang::En) => chase_en(t),
         (Why::Chase(_), Lang::Zh) => chase_zh(t),
     }

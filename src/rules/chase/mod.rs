@@ -8,10 +8,11 @@
 //!
 //! This file is the judge: it sets up the two questions (A's and B's), tries every enemy piece
 //! and gives each its verdict under the profile. Its parts, one concern each: how a piece is won
-//! (`won`: the Chinese net-gain test; AXF's own is `profile::axf::wins`), whether the threat is new
-//! (`newness`), which of the mover's pieces take part (`participants`), same-type offers
-//! (`offers`), the opponent's standing threats (`standing`) and the kings' and pawns' free
-//! captures (`free`).
+//! (`won`: the Chinese net-gain test), whether the threat is new (`newness`), which of the
+//! mover's pieces take part (`participants`), same-type offers (`offers`), the opponent's
+//! standing threats (`standing`) and the kings' and pawns' free captures (`free`). A profile
+//! whose chase is judged on the target's point (AXF) has its own judge
+//! (`profile::axf::chases`), which makes no net-gain search.
 
 mod free;
 mod newness;
@@ -21,11 +22,10 @@ mod standing;
 mod won;
 
 pub use offers::Offer;
-pub(crate) use won::{Best, Won, excluded, search};
 
 use super::kinds::Protection;
 use super::options::Options;
-use super::profile::{ChaseTest, Offers, Profile};
+use super::profile::{ChaseTest, Offers, Profile, ProtectorChase};
 use super::protection::{Assessment, assess};
 use super::report::{LineMove, Means, Target, Why};
 use super::tactics::context::Context;
@@ -42,7 +42,7 @@ use free::free_captures;
 use newness::Newness;
 use offers::same_type_pairs;
 use standing::{common_threats, standing_after};
-use won::net_gain_wins;
+use won::{Won, net_gain_wins};
 
 /// Per-side switches that the verdict may turn on for a second pass.
 #[derive(Copy, Clone, Debug, Default)]
@@ -78,10 +78,14 @@ pub struct Chases {
     pub offers: Vec<Offer>,
 }
 
-/// The chase judgement of the move in `scene`.
+/// The chase judgement of the move in `scene`, by the profile's chase test.
 pub fn chases(cx: &mut Context, scene: &Scene, options: &Options, switches: Switches) -> Chases {
-    let judge = Judge::new(scene, options, switches, cx);
-    judge.run(cx)
+    match options.ruleset.profile().chase_test {
+        ChaseTest::NetGain(protector) => {
+            Judge::new(scene, options, switches, protector, cx).run(cx)
+        }
+        ChaseTest::OnPoint => super::profile::axf::chases(cx, scene, options),
+    }
 }
 
 /// How `Judge::wins` judges a piece: whether the position has a gain at all (else the targeted
@@ -104,6 +108,8 @@ struct Judge<'a> {
     scene: &'a Scene,
     options: &'a Options,
     profile: &'static Profile,
+    /// How a capture that loses only what the capturer's departure exposes counts.
+    protector: ProtectorChase,
     limits: GainLimits,
     /// The query for A.
     qa: Query,
@@ -114,7 +120,13 @@ struct Judge<'a> {
 }
 
 impl<'a> Judge<'a> {
-    fn new(scene: &'a Scene, options: &'a Options, switches: Switches, cx: &mut Context) -> Self {
+    fn new(
+        scene: &'a Scene,
+        options: &'a Options,
+        switches: Switches,
+        protector: ProtectorChase,
+        cx: &mut Context,
+    ) -> Self {
         let profile = options.ruleset.profile();
         let material = profile.material;
         let mut limits = options.limits.gain;
@@ -168,6 +180,7 @@ impl<'a> Judge<'a> {
             scene,
             options,
             profile,
+            protector,
             limits,
             qa,
             qb,
@@ -251,8 +264,8 @@ impl<'a> Judge<'a> {
     }
 
     /// The line by which the side to move of `pos` wins the piece on `sq` under `q`, if it can,
-    /// by the profile's chase test. The line comes with the search's value for it, which counts
-    /// a forced mate at its end.
+    /// by the net-gain test. The line comes with the search's value for it, which counts a
+    /// forced mate at its end.
     fn wins(
         &self,
         pos: &Position,
@@ -262,20 +275,15 @@ impl<'a> Judge<'a> {
         judged: Judged,
         cx: &mut Context,
     ) -> Option<Won> {
-        match self.profile.chase_test {
-            ChaseTest::NetGain(protector) => net_gain_wins(
-                pos,
-                sq,
-                q,
-                assessed,
-                judged,
-                (protector, self.profile.standing_threats),
-                cx,
-            ),
-            ChaseTest::OnPoint => {
-                super::profile::axf::wins(pos, sq, q, assessed?, &self.scene.after, cx)
-            }
-        }
+        net_gain_wins(
+            pos,
+            sq,
+            q,
+            assessed,
+            judged,
+            (self.protector, self.profile.standing_threats),
+            cx,
+        )
     }
 
     /// Whether a new gain on `t` counts under the profile (`Why::Chase`), and why.
@@ -295,15 +303,6 @@ impl<'a> Judge<'a> {
                 asserted: self.options.defensive_key_point.get(mover),
                 article: key_point.article,
             };
-        }
-        if let Some(article) = profile.pinned_rook
-            && let Some(cannon) =
-                super::profile::axf::rook_pinned_by_cannon(&self.scene.before, self.scene.m)
-            && t.line
-                .first()
-                .is_some_and(|m| m.iccs.starts_with(&self.scene.m.to.to_string()))
-        {
-            return Why::PinnedRook { cannon, article };
         }
         Why::Chase(if t.means == Means::Checks {
             profile.chase_articles.by_checks

@@ -1,6 +1,6 @@
 //! How the mover wins a piece, and the best of several ways: the Chinese chase test (a net
 //! gain that takes the piece, or the 26.5 / item 4 acceptance of a capture that loses only what
-//! the capturer's departure exposes) and the helpers AXF's own test shares (`profile::axf::wins`).
+//! the capturer's departure exposes).
 
 use super::Judged;
 use crate::moves::Move;

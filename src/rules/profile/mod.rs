@@ -132,8 +132,10 @@ pub enum ChaseTest {
     /// The Chinese books: a new net gain (docs/gain.md §1–§4), with the acceptance of a
     /// protector's or pinned piece's capture.
     NetGain(ProtectorChase),
-    /// AXF: the target is a chase target and is won on its own point (docs/gain.md §5,
-    /// `axf::wins`).
+    /// AXF: the target is one of the book's chase targets and the exchange on its own point wins;
+    /// new when no capture of it passed the same test before the move (docs/gain.md §5,
+    /// `axf::chases`). The net-gain settings (checks, free captures, offers, key point, standing
+    /// threats, the king answering a check) are not read.
     OnPoint,
 }
 

@@ -9,6 +9,7 @@
 //! first.
 
 use super::gain::{Gain, Probe, Query, gain_above, gains};
+use super::mate::Budget;
 use super::memo::Memo;
 use crate::position::Position;
 use std::cell::Cell;
@@ -112,6 +113,18 @@ impl Context {
         self.step.nodes += g.nodes;
         self.step.exhausted |= g.exhausted;
         g
+    }
+
+    /// A budget of at most `max` positions for one search counted in the move's account: what
+    /// is left of the move's bound, if less (see [`Context::count_in_move`]).
+    pub fn move_budget(&self, max: u64) -> Budget {
+        Budget::new(max.min(self.step.max.saturating_sub(self.step.nodes)))
+    }
+
+    /// Counts a search made with a budget from [`Context::move_budget`] in the move's account.
+    pub fn count_in_move(&mut self, b: &Budget) {
+        self.step.nodes += b.nodes;
+        self.step.exhausted |= b.exhausted;
     }
 }
 
