@@ -5,7 +5,7 @@
 //! Three accounts nest: every position any search visits is drawn from the ruling's account
 //! ([`Context::new`]); one move's net-gain searches together draw at most the move's bound
 //! ([`Context::open_move`], the `*_in_move` searches); and each search has its own bound (a
-//! [`Budget`](super::mate::Budget), or `GainLimits::nodes`). A search stops at whichever runs out
+//! [`Budget`], or `GainLimits::nodes`). A search stops at whichever runs out
 //! first.
 
 use super::gain::{Gain, Probe, Query, gain_above, gains};
