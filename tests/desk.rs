@@ -883,8 +883,11 @@ async fn the_page_rules_an_uploaded_gbk_record() {
         .await
         .expect("a ruling")
         .into_inner();
-    let api = qili::sheet::terms::verdict(ruling.verdict);
-    assert_eq!(verdict, api.name());
+    let api = pb::Verdict::try_from(ruling.verdict).expect("a verdict");
+    assert_eq!(
+        format!("VERDICT_{}", verdict.to_uppercase()),
+        api.as_str_name()
+    );
     let boards = client
         .find_all(Locator::Css("#result svg.qili-board"))
         .await

@@ -798,7 +798,17 @@ async fn each_detail_level_sends_what_the_proto_documents() {
             .iter()
             .all(|m| !m.note_zh.is_empty() && m.note_en.is_empty())
     );
+    assert!(
+        zh.moves[0]
+            .targets
+            .iter()
+            .all(|t| !t.reason_zh.is_empty() && t.reason.is_empty())
+    );
     assert!(zh.articles.iter().all(|a| a.en.is_empty()));
+    // The texts are said once the reply is built, in the language asked: the library rules
+    // without them.
+    let (request, _, _) = qili::service::convert::into_request(chase()).expect("reads");
+    assert_eq!(request.options.texts, qili::rules::Texts::NONE);
 
     // An unknown level is refused naming the field.
     let mut bad = chase();
@@ -936,6 +946,11 @@ fn texts_left_out_change_nothing_else_in_a_ruling() {
             for m in &mut expected.moves {
                 m.note_zh = pick(texts.notes && texts.zh, &m.note_zh);
                 m.note_en = pick(texts.notes && texts.en, &m.note_en);
+                // The reasons follow the languages too.
+                for t in &mut m.targets {
+                    t.reason_zh = pick(texts.zh, &t.reason_zh);
+                    t.reason = pick(texts.en, &t.reason);
+                }
             }
             expected.explanation_zh = pick(texts.explanation && texts.zh, &all.explanation_zh);
             expected.explanation_en = pick(texts.explanation && texts.en, &all.explanation_en);

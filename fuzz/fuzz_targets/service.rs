@@ -16,12 +16,12 @@ fn adjudicate(bytes: &[u8]) {
     if r.moves.len() > qili_fuzz::MAX_MOVES {
         return; // the handler refuses these before converting
     }
-    let Ok((request, language)) = convert::adjudicate_request(&r) else {
+    let Ok((request, request_id, wanted)) = convert::into_request(r) else {
         return;
     };
     match qili_fuzz::check_request(&request) {
         Some(ruling) => {
-            let out = convert::ruling(&ruling, &r.request_id, language);
+            let out = convert::reply(ruling, request_id, wanted);
             let _ = out.encode_to_vec();
         }
         None => {
@@ -72,19 +72,11 @@ fn analyze(bytes: &[u8]) {
             }
         }
     };
-    let after = match mv {
-        Some(m) => position.play(m).expect("a parsed move is legal"),
-        None => position,
-    };
+    if let Some(m) = mv {
+        position.play(m).expect("a parsed move is legal");
+    }
     let a = rules::analyze(&position, mv, &options);
-    let out = convert::analysis(
-        &r.request_id,
-        after.fen(),
-        &a.graph,
-        &a.attacked,
-        a.mv.as_ref(),
-        language,
-    );
+    let out = convert::analysis(a, r.request_id, language);
     let _ = out.encode_to_vec();
 }
 

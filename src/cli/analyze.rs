@@ -79,30 +79,22 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
             })?;
         moves.first().copied()
     };
-    let after = match mv {
-        Some(m) => position
+    if let Some(m) = mv {
+        position
             .play(m)
-            .map_err(|e| abridge(&format!("move {text:?}: {e}"), &text))?,
-        None => position,
-    };
+            .map_err(|e| abridge(&format!("move {text:?}: {e}"), &text))?;
+    }
     let analysis = rules::analyze(&position, mv, &options);
-    let message = convert::analysis(
-        "",
-        after.fen(),
-        &analysis.graph,
-        &analysis.attacked,
-        analysis.mv.as_ref(),
-        args.lang.language(),
-    );
     let lang = args.lang.lang();
     match args.format {
         AnalyzeFormat::Json => {
+            let message = convert::analysis(analysis, String::new(), args.lang.language());
             let json = serde_json::to_string_pretty(&message)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
             outln!("{json}");
         }
-        AnalyzeFormat::Text => out!("{}", render::analysis(&message, lang)),
-        AnalyzeFormat::Html => out!("{}", qili::sheet::analysis_document(&message, lang)),
+        AnalyzeFormat::Text => out!("{}", render::analysis(&analysis, lang)),
+        AnalyzeFormat::Html => out!("{}", qili::sheet::analysis_document(&analysis, lang)),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,7 +8,7 @@ use qili::notation::Notation;
 use qili::record::dispute::{At, Dispute, DisputeError, split_moves};
 use qili::referee::{GameOptions, Referee};
 use qili::request::Request;
-use qili::rules::{self, BySide, Options, Ruleset};
+use qili::rules::{self, BySide, Options, Ruleset, Texts};
 use qili::service::{Failure, abridge, convert};
 use qili::sheet::Paperwork;
 use std::ffi::OsString;
@@ -199,17 +199,26 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
             }
         }
     };
+    // The text and the sheet say the ruling's sentences themselves, in the language asked.
+    let options = Options {
+        texts: if args.format == Format::Json {
+            args.lang.texts()
+        } else {
+            Texts::NONE
+        },
+        ..options
+    };
     let ruling = rules::rule(&dispute.start, &dispute.moves, &options);
-    let message = convert::ruling(&ruling, "", args.lang.language());
     let lang = args.lang.lang();
     match args.format {
         Format::Json => {
+            let message = convert::ruling(&ruling, "", args.lang.language());
             let json = serde_json::to_string_pretty(&message)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
             outln!("{json}");
         }
         Format::Text => {
-            out!("{}", render::ruling(&message, &dispute, lang));
+            out!("{}", render::ruling(&ruling, &dispute, lang));
             // What the side to move may no longer play, now that the ruling is made.
             let mut referee = Referee::new(dispute.start, options, GameOptions::default());
             for &m in &dispute.moves {
@@ -222,7 +231,7 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
         }
         Format::Html => out!(
             "{}",
-            qili::sheet::ruling_document(&message, &dispute, &Paperwork::default(), lang)
+            qili::sheet::ruling_document(&ruling, &dispute, &Paperwork::default(), lang)
         ),
     }
     Ok(ExitCode::SUCCESS)

@@ -2,8 +2,9 @@
 //! Chinese, English or both (the words come from `qili::sheet`, as on the page).
 
 use qili::record::dispute::Dispute;
+use qili::rules::{Analysis, PieceNode, Ruling, Target};
 use qili::service::pb;
-use qili::sheet::{self, Heading, Lang, heading, terms, words};
+use qili::sheet::{self, Heading, Lang, heading, words};
 use qili::{Color, Position, Square};
 use std::fmt::Write;
 use unicode_width::UnicodeWidthStr;
@@ -26,6 +27,16 @@ impl LangArg {
             LangArg::Zh => Lang::Zh,
             LangArg::En => Lang::En,
             LangArg::Both => Lang::Both,
+        }
+    }
+
+    /// The texts a ruling writes for this language.
+    pub fn texts(self) -> qili::rules::Texts {
+        let lang = self.lang();
+        qili::rules::Texts {
+            zh: lang.zh(),
+            en: lang.en(),
+            ..qili::rules::Texts::ALL
         }
     }
 
@@ -127,14 +138,14 @@ fn fact(lang: Lang, key: Heading, value: &str) -> String {
 
 /// The whole ruling for a person: the board, the cycle as a table, each side, the verdict with
 /// its articles, and the explanation. Without a repetition: the board and the verdict only.
-pub fn ruling(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
+pub fn ruling(r: &Ruling, d: &Dispute, lang: Lang) -> String {
     let final_position = d.positions().last().copied().unwrap_or(d.start);
     let mut out = board(&final_position, lang);
     out.push('\n');
-    for (key, value) in sheet::facts(&r.ruleset, d, lang) {
+    for (key, value) in sheet::facts(r.ruleset, d, lang) {
         let _ = writeln!(out, "{}", fact(lang, key, &value));
     }
-    let verdict = terms::verdict(r.verdict);
+    let verdict = r.verdict;
     let repeated = r.cycle_length > 0 && !r.moves.is_empty();
     if repeated {
         for line in sheet::cycle_lines(r, lang) {
@@ -160,7 +171,7 @@ pub fn ruling(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
                 .collect();
             rows.push(vec![
                 words::round(lang, m.round),
-                words::side_short(lang, terms::color(m.color)),
+                words::side_short(lang, m.color),
                 m.chinese.clone(),
                 sheet::kind_text(lang, m),
                 targets.join(", "),
@@ -172,15 +183,11 @@ pub fn ruling(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
         }
         out.push_str(&table(&head, &rows));
         out.push('\n');
-        let sides: Vec<&pb::SideReport> = [&r.red, &r.black].into_iter().flatten().collect();
-        let who: Vec<String> = sides
-            .iter()
-            .map(|s| words::side(lang, terms::color(s.color)))
-            .collect();
+        let sides = [&r.red, &r.black];
+        let who: Vec<String> = sides.iter().map(|s| words::side(lang, s.color)).collect();
         let w = who.iter().map(|s| s.width()).max().unwrap_or(0);
         for (s, who) in sides.iter().zip(&who) {
-            let pattern =
-                terms::pattern(s.pattern).map_or(String::new(), |p| words::pattern(lang, p));
+            let pattern = words::pattern(lang, s.pattern);
             let told = if s.told_to_change {
                 format!(" · {}", heading(lang, Heading::Told))
             } else {
@@ -210,40 +217,34 @@ pub fn ruling(r: &pb::Ruling, d: &Dispute, lang: Lang) -> String {
     let cited: Vec<String> = r
         .articles
         .iter()
-        .map(|a| words::article(lang, &a.edition, &a.number, &a.id))
+        .map(|a| words::article(lang, *a))
         .collect();
     let width = cited.iter().map(|c| c.width() + 2).fold(8, usize::max);
     let blank = " ".repeat(width);
     for (a, cited) in r.articles.iter().zip(&cited) {
         let id = pad(cited, width);
-        let texts: Vec<&str> = [a.zh.as_str(), a.en.as_str()]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect();
-        for (i, line) in texts.iter().enumerate() {
+        for (i, l) in lang.each().enumerate() {
             let label = if i == 0 { id.as_str() } else { blank.as_str() };
-            let _ = writeln!(out, "  {label}{line}");
+            let _ = writeln!(out, "  {label}{}", qili::rules::words::article_text(*a, l));
         }
     }
-    if !r.explanation_zh.is_empty() {
-        let _ = writeln!(out, "\n说明：{}", r.explanation_zh);
-    }
-    if !r.explanation_en.is_empty() {
-        let _ = writeln!(out, "\nExplanation: {}", r.explanation_en);
+    for (l, text) in sheet::explanation(r, lang) {
+        let label = match l {
+            qili::rules::words::Lang::Zh => "说明：",
+            qili::rules::words::Lang::En => "Explanation: ",
+        };
+        let _ = writeln!(out, "\n{label}{text}");
     }
     out
 }
 
 /// The analysis for a person: the board analysed, the move's kind and targets, every attacked
 /// piece, and the attack/defence graph.
-pub fn analysis(a: &pb::AnalyzeResponse, lang: Lang) -> String {
-    let mut out = match Position::from_fen(&a.fen) {
-        Ok(p) => board(&p, lang),
-        Err(_) => String::new(),
-    };
+pub fn analysis(a: &Analysis, lang: Lang) -> String {
+    let mut out = board(&a.position, lang);
     out.push('\n');
-    let _ = writeln!(out, "{}", fact(lang, Heading::Position, &a.fen));
-    if let Some(m) = &a.r#move {
+    let _ = writeln!(out, "{}", fact(lang, Heading::Position, &a.position.fen()));
+    if let Some(m) = &a.mv {
         let _ = writeln!(
             out,
             "{}",
@@ -262,14 +263,14 @@ pub fn analysis(a: &pb::AnalyzeResponse, lang: Lang) -> String {
         }
         if !m.targets.is_empty() {
             let _ = writeln!(out, "\n{}", heading(lang, Heading::MoveTargets));
-            out.push_str(&targets(&m.targets, &a.pieces, lang));
+            out.push_str(&targets(&m.targets, &a.graph.pieces, lang));
         }
     }
     let _ = writeln!(out, "\n{}", heading(lang, Heading::Attacked));
     if a.attacked.is_empty() {
         let _ = writeln!(out, "{}", heading(lang, Heading::None));
     } else {
-        out.push_str(&targets(&a.attacked, &a.pieces, lang));
+        out.push_str(&targets(&a.attacked, &a.graph.pieces, lang));
     }
     let _ = writeln!(out, "\n{}", heading(lang, Heading::Graph));
     let head: Vec<String> = [
@@ -289,7 +290,7 @@ pub fn analysis(a: &pb::AnalyzeResponse, lang: Lang) -> String {
     out
 }
 
-fn targets(list: &[pb::Target], pieces: &[pb::PieceNode], lang: Lang) -> String {
+fn targets(list: &[Target], pieces: &[PieceNode], lang: Lang) -> String {
     let head: Vec<String> = [
         Heading::Piece,
         Heading::Attackers,
@@ -310,11 +311,8 @@ fn targets(list: &[pb::Target], pieces: &[pb::PieceNode], lang: Lang) -> String 
             row.protection,
             row.gain,
         ]);
-        for reason in [&t.reason_zh, &t.reason]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-        {
-            rows.push(vec![reason.clone()]);
+        for reason in sheet::reasons(lang, t) {
+            rows.push(vec![reason]);
         }
     }
     table(&head, &rows)

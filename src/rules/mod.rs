@@ -302,12 +302,19 @@ fn no_repetition(options: &Options) -> Ruling {
 /// protection, and, when a move is given, that move judged.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Analysis {
+    /// The position analysed: the one given, or the one after the move (serialised as its FEN).
+    #[serde(rename = "fen", serialize_with = "fen_of")]
+    pub position: Position,
     /// The attack/defence graph of the position analysed.
     pub graph: GraphView,
     /// Every piece attacked by the other side (both colours), judged as if its attacker were to move.
     pub attacked: Vec<Target>,
     /// The move, judged against `position`, if one was given.
     pub mv: Option<MoveReport>,
+}
+
+fn fen_of<S: serde::Serializer>(p: &Position, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&p.fen())
 }
 
 /// Analyses `position`, or, if `mv` is given, the position after it, judging the move too.
@@ -323,7 +330,7 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
         classify(&mut cx, played, m, 0, options, Switches::default())
     });
     if let Some(r) = &mut report {
-        words::write_move(r, Texts::ALL);
+        words::write_move(r, options.texts);
     }
     let pos = match mv {
         Some(m) => {
@@ -378,12 +385,13 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
                     why: Why::Attacked,
                 });
                 if let Some(t) = attacked.last_mut() {
-                    words::write_reason(t);
+                    words::write_reason(t, options.texts);
                 }
             }
         }
     }
     Analysis {
+        position: pos,
         graph: graph.view(),
         attacked,
         mv: report,

@@ -66,15 +66,17 @@ impl Default for SearchLimits {
     }
 }
 
-/// Which texts a ruling writes. The default writes them all; a caller that reads only the
-/// verdict or the move kinds skips the string building.
+/// Which texts a ruling writes into itself: the targets' reasons in each language asked, and
+/// the notes and the explanation if asked. The default writes them all; a caller that renders
+/// the texts itself ([`words`](super::words), the sheet, the service) or reads only the verdict
+/// or the move kinds rules with [`Texts::NONE`] and skips the string building.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Texts {
     /// Each move's arbiter note (`note_zh`, `note_en`).
     pub notes: bool,
     /// The ruling's explanation (`explanation_zh`, `explanation_en`).
     pub explanation: bool,
-    /// The Chinese texts (the others are left empty).
+    /// The Chinese texts, reasons included (the others are left empty).
     pub zh: bool,
     /// The English texts.
     pub en: bool,
@@ -88,7 +90,7 @@ impl Texts {
         zh: true,
         en: true,
     };
-    /// No notes and no explanation.
+    /// No text at all: no reasons, notes or explanation.
     pub const NONE: Texts = Texts {
         notes: false,
         explanation: false,

@@ -178,20 +178,18 @@ fn chase_zh(t: &Target) -> String {
 
 /// An arbiter's note on the move `m`: its side, its notation and what it is, in `lang`.
 pub fn note(m: &MoveReport, lang: Lang) -> String {
-    note_quoting(m, lang, false)
+    let reasons: Vec<String> = m.targets.iter().map(|t| reason(t, lang)).collect();
+    note_quoting(m, lang, &reasons)
 }
 
-/// The note on `m` in `lang`, quoting its targets' reasons as already written in them when
-/// `written` (see [`write_reason`]), else saying them anew.
-fn note_quoting(m: &MoveReport, lang: Lang, written: bool) -> String {
-    let reason = |t: &Target| -> String {
-        match (written, lang) {
-            (true, Lang::Zh) => t.reason_zh.clone(),
-            (true, Lang::En) => t.reason.clone(),
-            (false, _) => reason(t, lang),
-        }
-    };
-    let counted = m.targets.iter().filter(|t| t.counted);
+/// The note on `m` in `lang`, quoting `reasons`, its targets' reasons in that language.
+fn note_quoting(m: &MoveReport, lang: Lang, reasons: &[String]) -> String {
+    let counted = m
+        .targets
+        .iter()
+        .zip(reasons)
+        .filter(|(t, _)| t.counted)
+        .map(|(_, r)| r.as_str());
     let what = match (m.kind, lang) {
         (MoveKind::Check, _) => lang.pick("将", "check").to_string(),
         (MoveKind::MateThreat, _) if m.mate_line.is_empty() => lang
@@ -208,12 +206,9 @@ fn note_quoting(m: &MoveReport, lang: Lang, written: bool) -> String {
             let line: Vec<&str> = m.mate_line.iter().map(|x| x.iccs.as_str()).collect();
             format!("mate threat: {}", line.join(" "))
         }
-        (MoveKind::Chase, Lang::Zh) => counted.map(reason).collect::<Vec<_>>().join("、"),
+        (MoveKind::Chase, Lang::Zh) => counted.collect::<Vec<_>>().join("、"),
         (MoveKind::Chase, Lang::En) => {
-            format!(
-                "chase: {}",
-                counted.map(reason).collect::<Vec<_>>().join("; ")
-            )
+            format!("chase: {}", counted.collect::<Vec<_>>().join("; "))
         }
         (MoveKind::Idle, _) if m.idle_kinds.is_empty() => lang.pick("闲", "idle").to_string(),
         (MoveKind::Idle, Lang::Zh) => {
@@ -253,12 +248,49 @@ pub fn verdict(v: Verdict, lang: Lang) -> &'static str {
 /// The whole explanation of `r`, in `lang`: where the cycle starts, each side's moves (their
 /// notes) and pattern, the verdict and its articles, and whether the searches were cut short.
 pub fn explanation(r: &Ruling, lang: Lang) -> String {
-    let notes: Vec<String> = r.moves.iter().map(|m| note(m, lang)).collect();
-    explanation_quoting(r, lang, &notes)
+    sentences(r, lang).explanation
+}
+
+/// Every sentence of a ruling in one language, each said once: the notes quote the reasons and
+/// the explanation quotes the notes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sentences {
+    /// Each move's sentences, in the ruling's order.
+    pub moves: Vec<MoveSentences>,
+    /// The explanation ([`explanation`]).
+    pub explanation: String,
+}
+
+/// The sentences of one move in one language.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveSentences {
+    /// Its targets' reasons ([`reason`]), in the move's order.
+    pub reasons: Vec<String>,
+    /// Its note ([`note`]).
+    pub note: String,
+}
+
+/// The sentences of `r` in `lang`.
+pub fn sentences(r: &Ruling, lang: Lang) -> Sentences {
+    let moves: Vec<MoveSentences> = r.moves.iter().map(|m| move_sentences(m, lang)).collect();
+    let notes: Vec<&str> = moves.iter().map(|m| m.note.as_str()).collect();
+    Sentences {
+        explanation: explanation_quoting(r, lang, &notes),
+        moves,
+    }
+}
+
+/// The sentences of the move `m` in `lang`: its targets' reasons and its note quoting them.
+pub fn move_sentences(m: &MoveReport, lang: Lang) -> MoveSentences {
+    let reasons: Vec<String> = m.targets.iter().map(|t| reason(t, lang)).collect();
+    MoveSentences {
+        note: note_quoting(m, lang, &reasons),
+        reasons,
+    }
 }
 
 /// The explanation of `r` in `lang`, quoting `notes`, the notes of its moves in that language.
-fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[String]) -> String {
+fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[&str]) -> String {
     if r.verdict == Verdict::NoRepetition {
         return match lang {
             Lang::Zh => format!("{}。", verdict(r.verdict, lang)),
@@ -340,14 +372,14 @@ fn cycle(r: &Ruling, lang: Lang) -> String {
 }
 
 /// One side's moves (their notes, `notes` being every move's) and pattern.
-fn side_text(r: &Ruling, side: &SideReport, lang: Lang, notes: &[String]) -> String {
+fn side_text(r: &Ruling, side: &SideReport, lang: Lang, notes: &[&str]) -> String {
     let c: Color = side.color;
     let notes: Vec<&str> = r
         .moves
         .iter()
         .zip(notes)
         .filter(|(m, _)| m.color == c)
-        .map(|(_, n)| n.as_str())
+        .map(|(_, n)| *n)
         .collect();
     match lang {
         Lang::Zh => format!(
@@ -383,59 +415,60 @@ fn capitalise(s: &str) -> String {
     }
 }
 
-/// Writes the target's reason and article from its [`Why`] (always).
-pub fn write_reason(t: &mut Target) {
-    t.reason = reason(t, Lang::En);
-    t.reason_zh = reason(t, Lang::Zh);
-    t.article = t.why.article();
+/// Writes the target's reason in the languages `texts` asks for.
+pub fn write_reason(t: &mut Target, texts: Texts) {
+    if texts.zh {
+        t.reason_zh = reason(t, Lang::Zh);
+    }
+    if texts.en {
+        t.reason = reason(t, Lang::En);
+    }
 }
 
-/// Writes the texts `texts` asks for into `r`: every target's reason (always), each move's note
-/// and the explanation, each in the languages asked; the others are left empty.
+/// Writes the texts `texts` asks for into `r`, each in the languages asked (the others are left
+/// empty): every target's reason, each move's note, the explanation. Every target's article
+/// (its [`Why`]'s) is written whatever the texts.
 pub fn write(r: &mut Ruling, texts: Texts) {
     for m in &mut r.moves {
         for t in &mut m.targets {
-            write_reason(t);
+            t.article = t.why.article();
         }
-    }
-    if !(texts.notes || texts.explanation) {
-        return;
     }
     for (lang, wanted) in [(Lang::Zh, texts.zh), (Lang::En, texts.en)] {
         if !wanted {
             continue;
         }
-        // The explanation quotes the notes, and the notes the reasons: each is written once.
-        let notes: Vec<String> = r
-            .moves
-            .iter()
-            .map(|m| note_quoting(m, lang, true))
-            .collect();
-        if texts.explanation {
-            *lang.pick(&mut r.explanation_zh, &mut r.explanation_en) =
-                explanation_quoting(r, lang, &notes);
+        let said = sentences(r, lang);
+        for (m, s) in r.moves.iter_mut().zip(said.moves) {
+            put(m, s, lang, texts);
         }
-        if texts.notes {
-            for (m, n) in r.moves.iter_mut().zip(notes) {
-                *lang.pick(&mut m.note_zh, &mut m.note_en) = n;
-            }
+        if texts.explanation {
+            *lang.pick(&mut r.explanation_zh, &mut r.explanation_en) = said.explanation;
         }
     }
 }
 
-/// Writes the texts `texts` asks for into the move `m`: its targets' reasons (always) and its
-/// note, in the languages asked.
+/// Writes the texts `texts` asks for into the move `m`: its targets' reasons and its note, in
+/// the languages asked; its targets' articles whatever the texts.
 pub fn write_move(m: &mut MoveReport, texts: Texts) {
     for t in &mut m.targets {
-        write_reason(t);
+        t.article = t.why.article();
+    }
+    for (lang, wanted) in [(Lang::Zh, texts.zh), (Lang::En, texts.en)] {
+        if wanted {
+            let said = move_sentences(m, lang);
+            put(m, said, lang, texts);
+        }
+    }
+}
+
+/// Puts the move's sentences `said` in `lang` into it: the reasons, and the note if `texts` asks.
+fn put(m: &mut MoveReport, said: MoveSentences, lang: Lang, texts: Texts) {
+    for (t, reason) in m.targets.iter_mut().zip(said.reasons) {
+        *lang.pick(&mut t.reason_zh, &mut t.reason) = reason;
     }
     if texts.notes {
-        if texts.zh {
-            m.note_zh = note_quoting(m, Lang::Zh, true);
-        }
-        if texts.en {
-            m.note_en = note_quoting(m, Lang::En, true);
-        }
+        *lang.pick(&mut m.note_zh, &mut m.note_en) = said.note;
     }
 }
 
@@ -494,8 +527,12 @@ mod tests {
                     for (m, a) in r.moves.iter().zip(&all.moves) {
                         assert_eq!(m.note_zh, keep(notes && zh, &a.note_zh), "{texts:?}");
                         assert_eq!(m.note_en, keep(notes && en, &a.note_en), "{texts:?}");
-                        // Reasons are always written.
-                        assert_eq!(m.targets, a.targets);
+                        // Reasons in the languages asked; articles always.
+                        for (t, at) in m.targets.iter().zip(&a.targets) {
+                            assert_eq!(t.reason_zh, keep(zh, &at.reason_zh), "{texts:?}");
+                            assert_eq!(t.reason, keep(en, &at.reason), "{texts:?}");
+                            assert_eq!(t.article, at.article);
+                        }
                     }
                 }
             }

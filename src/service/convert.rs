@@ -1,4 +1,7 @@
-//! Conversion between the API's messages and the library's requests and rulings.
+//! One way, at the edge: the API's requests read into the library's ([`into_request`]), and the
+//! library's rulings, analyses and statuses written as the API's messages, building only the
+//! fields the detail level keeps and saying the texts ([`words`]) only in the language
+//! asked. The library rules without texts ([`Texts::NONE`]): the reply says them.
 
 use super::failure::{Failure, abridge};
 use super::pb;
@@ -7,8 +10,9 @@ use crate::notation::Notation;
 use crate::piece::{Piece, Role};
 use crate::referee::{EndKind, GameOptions, Status};
 use crate::request::Request;
+use crate::rules::words::{self, Lang, MoveSentences};
 use crate::rules::{
-    ArticleId, BySide, Defender, Edge, GraphView, IdleKind, LineMove, Means, MoveKind, MoveReport,
+    Analysis, ArticleId, BySide, Defender, Edge, IdleKind, LineMove, Means, MoveKind, MoveReport,
     Options, Pattern, PieceNode, Protection, Relation, Ruleset, Ruling, SearchReport, SideReport,
     Target, Texts, Verdict,
 };
@@ -24,7 +28,7 @@ pub struct Wanted {
 }
 
 impl Wanted {
-    /// The whole ruling in `language` (what `qili judge --format json` prints).
+    /// The whole ruling in `language`.
     pub fn full(language: pb::Language) -> Wanted {
         Wanted {
             detail: pb::Detail::Full,
@@ -32,17 +36,17 @@ impl Wanted {
         }
     }
 
-    /// The texts the library should write: none below full detail, else the language's.
-    pub fn texts(self) -> Texts {
-        if self.detail != pb::Detail::Full {
-            return Texts::NONE;
+    /// Whether the texts are wanted in `lang`.
+    fn says(self, lang: Lang) -> bool {
+        match lang {
+            Lang::Zh => self.language != pb::Language::En,
+            Lang::En => self.language != pb::Language::Zh,
         }
-        let t = TextLanguages::of(self.language);
-        Texts {
-            zh: t.zh,
-            en: t.en,
-            ..Texts::ALL
-        }
+    }
+
+    /// The sentences of `r` in `lang`, if its texts are wanted in it.
+    fn sentences(self, r: &Ruling, lang: Lang) -> Option<words::Sentences> {
+        self.says(lang).then(|| words::sentences(r, lang))
     }
 }
 
@@ -57,7 +61,7 @@ pub fn into_request(r: pb::AdjudicateRequest) -> Result<(Request, String, Wanted
         ruleset: ruleset(&r.ruleset)?,
         told_to_change: by_side(r.told_to_change.as_ref()),
         defensive_key_point: by_side(r.defensive_key_point.as_ref()),
-        texts: wanted.texts(),
+        texts: Texts::NONE,
         ..Options::default()
     };
     let request = Request {
@@ -67,12 +71,6 @@ pub fn into_request(r: pb::AdjudicateRequest) -> Result<(Request, String, Wanted
         options,
     };
     Ok((request, r.request_id, wanted))
-}
-
-/// The library request for `r` and the language its answer is wanted in (a copying
-/// [`into_request`], for callers that keep the message).
-pub fn adjudicate_request(r: &pb::AdjudicateRequest) -> Result<(Request, pb::Language), Failure> {
-    into_request(r.clone()).map(|(request, _, wanted)| (request, wanted.language))
 }
 
 /// The `Adjudicate` request a corpus case describes (moves in auto-detected notation, text in both
@@ -137,46 +135,6 @@ fn by_side(b: Option<&pb::BySide>) -> BySide<bool> {
     })
 }
 
-/// Which languages a reply's texts keep.
-#[derive(Copy, Clone)]
-struct TextLanguages {
-    zh: bool,
-    en: bool,
-}
-
-impl TextLanguages {
-    fn of(language: pb::Language) -> TextLanguages {
-        TextLanguages {
-            zh: language != pb::Language::En,
-            en: language != pb::Language::Zh,
-        }
-    }
-
-    fn zh(self, s: String) -> String {
-        if self.zh { s } else { String::new() }
-    }
-
-    fn en(self, s: String) -> String {
-        if self.en { s } else { String::new() }
-    }
-
-    fn zh_of(self, s: &str) -> String {
-        if self.zh {
-            s.to_string()
-        } else {
-            String::new()
-        }
-    }
-
-    fn en_of(self, s: &str) -> String {
-        if self.en {
-            s.to_string()
-        } else {
-            String::new()
-        }
-    }
-}
-
 fn u32_of(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -187,7 +145,8 @@ pub fn ruling(r: &Ruling, request_id: &str, language: pb::Language) -> pb::Rulin
 }
 
 /// The API's ruling for the library's, answering request `request_id`, with only what `wanted`
-/// asks for (see `Detail` in the proto); the library's strings are moved, not copied.
+/// asks for (see `Detail` in the proto): the texts are said here, in the language wanted, and
+/// the library's move notations are moved, not copied.
 pub fn reply(r: Ruling, request_id: String, wanted: Wanted) -> pb::Ruling {
     let mut out = pb::Ruling {
         request_id,
@@ -212,16 +171,27 @@ pub fn reply(r: Ruling, request_id: String, wanted: Wanted) -> pb::Ruling {
         out.black = Some(side(&r.black));
     }
     if wanted.detail == pb::Detail::Summary {
+        out.articles = r.articles.iter().map(|a| article_id(*a)).collect();
         out.moves = r.moves.into_iter().map(move_summary).collect();
-        out.articles = r.articles.into_iter().map(article_id).collect();
         return out;
     }
-    let t = TextLanguages::of(wanted.language);
-    out.moves = r.moves.into_iter().map(|m| move_report(m, t)).collect();
-    out.articles = r.articles.into_iter().map(|a| article(a, t)).collect();
-    out.explanation_zh = t.zh(r.explanation_zh);
-    out.explanation_en = t.en(r.explanation_en);
+    let (zh_moves, explanation_zh) = split(wanted.sentences(&r, Lang::Zh));
+    let (en_moves, explanation_en) = split(wanted.sentences(&r, Lang::En));
+    out.articles = r.articles.iter().map(|a| article(*a, wanted)).collect();
+    let (mut zh_moves, mut en_moves) = (zh_moves.into_iter(), en_moves.into_iter());
+    out.moves = r
+        .moves
+        .into_iter()
+        .map(|m| move_report(m, zh_moves.next(), en_moves.next()))
+        .collect();
+    out.explanation_zh = explanation_zh;
+    out.explanation_en = explanation_en;
     out
+}
+
+/// A ruling's sentences as the moves' and the explanation (none when the language is not wanted).
+fn split(s: Option<words::Sentences>) -> (Vec<MoveSentences>, String) {
+    s.map(|s| (s.moves, s.explanation)).unwrap_or_default()
 }
 
 /// The API's verdict.
@@ -234,19 +204,6 @@ pub fn verdict(v: Verdict) -> pb::Verdict {
         Verdict::BlackMustChange => pb::Verdict::BlackMustChange,
         Verdict::NoRepetition => pb::Verdict::NoRepetition,
     }
-}
-
-/// The library's verdict for the API's (`None` for VERDICT_UNSPECIFIED).
-pub fn verdict_of(v: pb::Verdict) -> Option<Verdict> {
-    Some(match v {
-        pb::Verdict::Unspecified => return None,
-        pb::Verdict::Draw => Verdict::Draw,
-        pb::Verdict::RedLoses => Verdict::RedLoses,
-        pb::Verdict::BlackLoses => Verdict::BlackLoses,
-        pb::Verdict::RedMustChange => Verdict::RedMustChange,
-        pb::Verdict::BlackMustChange => Verdict::BlackMustChange,
-        pb::Verdict::NoRepetition => Verdict::NoRepetition,
-    })
 }
 
 /// The API's colour.
@@ -351,7 +308,8 @@ fn defender(d: &Defender) -> pb::Defender {
     }
 }
 
-fn target(x: &Target, t: TextLanguages) -> pb::Target {
+/// The API's target, with its reasons (empty in a language not wanted).
+fn target(x: &Target, reason_zh: String, reason_en: String) -> pb::Target {
     pb::Target {
         square: x.square.to_string(),
         piece: Some(piece(x.piece)),
@@ -363,8 +321,8 @@ fn target(x: &Target, t: TextLanguages) -> pb::Target {
         is_new: x.new,
         joint: x.joint,
         counted: x.counted,
-        reason: t.en_of(&x.reason),
-        reason_zh: t.zh_of(&x.reason_zh),
+        reason: reason_en,
+        reason_zh,
         line: line(&x.line),
         participants: squares(&x.participants),
     }
@@ -392,16 +350,30 @@ fn move_summary(m: MoveReport) -> pb::MoveReport {
     }
 }
 
-fn move_report(m: MoveReport, t: TextLanguages) -> pb::MoveReport {
+/// The API's whole move, with its sentences in each language wanted (`None`: not wanted).
+fn move_report(
+    m: MoveReport,
+    zh: Option<MoveSentences>,
+    en: Option<MoveSentences>,
+) -> pb::MoveReport {
+    let (zh, en) = (zh.unwrap_or_default(), en.unwrap_or_default());
+    let (mut zh_reasons, mut en_reasons) = (zh.reasons.into_iter(), en.reasons.into_iter());
     pb::MoveReport {
         ply: u32_of(m.ply),
         color: color(m.color).into(),
         kind: move_kind(m.kind).into(),
         idle_kinds: m.idle_kinds.iter().map(|k| idle_kind(*k).into()).collect(),
-        targets: m.targets.iter().map(|x| target(x, t)).collect(),
+        targets: m
+            .targets
+            .iter()
+            .map(|x| {
+                let zh = zh_reasons.next().unwrap_or_default();
+                target(x, zh, en_reasons.next().unwrap_or_default())
+            })
+            .collect(),
         mate_search: Some(search(&m.mate_search)),
-        note_zh: t.zh(m.note_zh),
-        note_en: t.en(m.note_en),
+        note_zh: zh.note,
+        note_en: en.note,
         mate_line: line(&m.mate_line),
         round: m.round,
         gain_search: Some(search(&m.gain_search)),
@@ -428,32 +400,49 @@ fn article_id(a: ArticleId) -> pb::Article {
     }
 }
 
-fn article(a: ArticleId, t: TextLanguages) -> pb::Article {
-    let text = a.text();
+/// An article with its texts in the language wanted.
+fn article(a: ArticleId, wanted: Wanted) -> pb::Article {
+    let text = |lang| {
+        if wanted.says(lang) {
+            words::article_text(a, lang).to_string()
+        } else {
+            String::new()
+        }
+    };
     pb::Article {
-        zh: t.zh_of(text.zh),
-        en: t.en_of(text.en),
+        zh: text(Lang::Zh),
+        en: text(Lang::En),
         ..article_id(a)
     }
 }
 
-/// The API's analysis: the graph, the attacked pieces and the judged move.
-pub fn analysis(
-    request_id: &str,
-    fen: String,
-    graph: &GraphView,
-    attacked: &[Target],
-    mv: Option<&MoveReport>,
-    language: pb::Language,
-) -> pb::AnalyzeResponse {
-    let t = TextLanguages::of(language);
+/// The API's analysis, answering request `request_id`: the position, the graph, the attacked
+/// pieces and the judged move, texts in `language`.
+pub fn analysis(a: Analysis, request_id: String, language: pb::Language) -> pb::AnalyzeResponse {
+    let wanted = Wanted::full(language);
+    let say = |lang: Lang, t: &Target| {
+        if wanted.says(lang) {
+            words::reason(t, lang)
+        } else {
+            String::new()
+        }
+    };
+    let move_said =
+        |m: &MoveReport, lang| wanted.says(lang).then(|| words::move_sentences(m, lang));
     pb::AnalyzeResponse {
-        request_id: request_id.to_string(),
-        fen,
-        pieces: graph.pieces.iter().map(piece_node).collect(),
-        edges: graph.edges.iter().map(edge).collect(),
-        attacked: attacked.iter().map(|x| target(x, t)).collect(),
-        r#move: mv.map(|m| move_report(m.clone(), t)),
+        request_id,
+        fen: a.position.fen(),
+        pieces: a.graph.pieces.iter().map(piece_node).collect(),
+        edges: a.graph.edges.iter().map(edge).collect(),
+        attacked: a
+            .attacked
+            .iter()
+            .map(|x| target(x, say(Lang::Zh, x), say(Lang::En, x)))
+            .collect(),
+        r#move: a.mv.map(|m| {
+            let (zh, en) = (move_said(&m, Lang::Zh), move_said(&m, Lang::En));
+            move_report(m, zh, en)
+        }),
     }
 }
 
@@ -504,10 +493,7 @@ fn articles_at(list: Vec<ArticleId>, wanted: Wanted) -> Vec<pb::Article> {
     match wanted.detail {
         pb::Detail::Verdict => Vec::new(),
         pb::Detail::Summary => list.into_iter().map(article_id).collect(),
-        pb::Detail::Full => {
-            let t = TextLanguages::of(wanted.language);
-            list.into_iter().map(|a| article(a, t)).collect()
-        }
+        pb::Detail::Full => list.into_iter().map(|a| article(a, wanted)).collect(),
     }
 }
 

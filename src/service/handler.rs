@@ -159,15 +159,21 @@ impl QiliService {
         tokio_stream::wrappers::UnboundedReceiverStream::new(rx)
     }
 
-    /// Rules on one request in the pool: checks the limits, parses it, adjudicates within them
-    /// and builds the reply, and tells `note` the verdict.
-    async fn rule(
+    /// Rules on one request: checks the limits, then reads and adjudicates it within them and
+    /// hands what it came to to `finish` where the ruling ran (the reply's conversion, the page's
+    /// sheet), and tells `note` the verdict.
+    pub(super) async fn rule_then<T, F>(
         &self,
         r: pb::AdjudicateRequest,
         start: Instant,
         deadline: Instant,
         note: Option<&CallNote>,
-    ) -> Result<pb::Ruling, Failure> {
+        finish: F,
+    ) -> Result<T, Failure>
+    where
+        T: Send + 'static,
+        F: FnOnce(Ruled) -> T + Send + 'static,
+    {
         if r.moves.len() > self.config.max_moves {
             return Err(Failure::exhausted(
                 Some("moves"),
@@ -178,28 +184,74 @@ impl QiliService {
                 ),
             ));
         }
-        let (reply, verdict) = self
+        let (request, request_id, wanted) = convert::into_request(r)?;
+        let (out, verdict) = self
             .pool
             .run(start, deadline, move || {
-                let (request, request_id, wanted) = convert::into_request(r)?;
-                let ruling = crate::request::adjudicate(&request)?;
-                let verdict = ruling.verdict.name();
-                Ok::<_, Failure>((convert::reply(ruling, request_id, wanted), verdict))
+                let (first, moves) = request.parse()?;
+                let ruling = rules::rule(&first, &moves, &request.options);
+                let verdict = ruling.verdict;
+                let ruled = Ruled {
+                    ruling,
+                    start: first,
+                    moves,
+                    request_id,
+                    wanted,
+                };
+                Ok::<_, Failure>((finish(ruled), verdict))
             })
             .await??;
         if let Some(note) = note {
-            note.verdict(verdict);
+            note.verdict(verdict.name());
         }
-        Ok(reply)
+        Ok(out)
     }
 
-    /// Analyses one position within the limits.
-    async fn analyse(
+    /// A unary call's start, deadline, access-log note (told the request's id) and message.
+    fn open<T>(
+        &self,
+        request: Request<T>,
+        id: impl FnOnce(&T) -> &str,
+    ) -> (Instant, Instant, Option<CallNote>, T) {
+        let start = Instant::now();
+        let deadline = self.deadline_of(start, &request);
+        let note = note_of(&request);
+        let r = request.into_inner();
+        if let Some(note) = &note {
+            note.request_id(id(&r));
+        }
+        (start, deadline, note, r)
+    }
+
+    /// A unary ruling call ([`rule_then`](Self::rule_then)) with the call's deadline and
+    /// access-log note.
+    pub(super) async fn adjudicate_then<T, F>(
+        &self,
+        request: Request<pb::AdjudicateRequest>,
+        finish: F,
+    ) -> Result<T, Failure>
+    where
+        T: Send + 'static,
+        F: FnOnce(Ruled) -> T + Send + 'static,
+    {
+        let (start, deadline, note, r) = self.open(request, |r| &r.request_id);
+        self.rule_then(r, start, deadline, note.as_ref(), finish)
+            .await
+    }
+
+    /// Analyses one position within the limits and hands the analysis, with the request's id and
+    /// the language of its answer, to `finish` where it ran.
+    async fn analyse_then<T, F>(
         &self,
         r: pb::AnalyzeRequest,
         start: Instant,
         deadline: Instant,
-    ) -> Result<pb::AnalyzeResponse, Failure> {
+        finish: F,
+    ) -> Result<T, Failure>
+    where
+        T: Send + 'static,
+        F: FnOnce(rules::Analysis, String, pb::Language) -> T + Send + 'static,
+    {
         let ruleset = convert::ruleset(&r.ruleset)?;
         let notation = convert::notation(r.notation)?;
         let language = convert::language(r.language)?;
@@ -235,26 +287,55 @@ impl QiliService {
                             })?;
                     moves.first().copied()
                 };
-                let after = match mv {
-                    Some(m) => position.play(m).map_err(|e| {
+                if let Some(m) = mv {
+                    position.play(m).map_err(|e| {
                         Failure::invalid(
                             "move",
                             abridge(&format!("move {:?}: {e}", r.r#move), &r.r#move),
                         )
-                    })?,
-                    None => position,
-                };
+                    })?;
+                }
                 let a = rules::analyze(&position, mv, &options);
-                Ok::<_, Failure>(convert::analysis(
-                    &r.request_id,
-                    after.fen(),
-                    &a.graph,
-                    &a.attacked,
-                    a.mv.as_ref(),
-                    language,
-                ))
+                Ok::<_, Failure>(finish(a, r.request_id, language))
             })
             .await?
+    }
+
+    /// An `Analyze` call ([`analyse_then`](Self::analyse_then)) with the call's deadline and
+    /// access-log note.
+    pub(super) async fn analyze_then<T, F>(
+        &self,
+        request: Request<pb::AnalyzeRequest>,
+        finish: F,
+    ) -> Result<T, Failure>
+    where
+        T: Send + 'static,
+        F: FnOnce(rules::Analysis, String, pb::Language) -> T + Send + 'static,
+    {
+        let (start, deadline, _note, r) = self.open(request, |r| &r.request_id);
+        self.analyse_then(r, start, deadline, finish).await
+    }
+}
+
+/// What a ruling request came to: the library's ruling of `moves` from `start`, the request's id
+/// and what the caller wants of the answer.
+pub(super) struct Ruled {
+    /// The ruling.
+    pub ruling: rules::Ruling,
+    /// The start position read from the request.
+    pub start: Position,
+    /// The moves read from it (a UCCI position string's first).
+    pub moves: Vec<crate::moves::Move>,
+    /// The caller's id of the request.
+    pub request_id: String,
+    /// What the caller wants of the answer.
+    pub wanted: convert::Wanted,
+}
+
+impl Ruled {
+    /// The API's reply: the ruling at the detail and in the language wanted.
+    fn reply(self) -> pb::Ruling {
+        convert::reply(self.ruling, self.request_id, self.wanted)
     }
 }
 
@@ -282,14 +363,7 @@ impl Qili for QiliService {
         &self,
         request: Request<pb::AdjudicateRequest>,
     ) -> Result<Response<pb::Ruling>, Status> {
-        let start = Instant::now();
-        let deadline = self.deadline_of(start, &request);
-        let note = note_of(&request);
-        let r = request.into_inner();
-        if let Some(note) = &note {
-            note.request_id(&r.request_id);
-        }
-        let result = self.rule(r, start, deadline, note.as_ref()).await;
+        let result = self.adjudicate_then(request, Ruled::reply).await;
         result.map(Response::new).map_err(|f| f.to_status())
     }
 
@@ -311,13 +385,14 @@ impl Qili for QiliService {
                     let start = Instant::now();
                     let deadline = start + service.config.deadline;
                     let id = r.request_id.clone();
-                    let result = match service.rule(r, start, deadline, None).await {
-                        Ok(ruling) => {
-                            let verdict = pb::Verdict::try_from(ruling.verdict)
-                                .ok()
-                                .and_then(convert::verdict_of)
-                                .map(rules::Verdict::name);
-                            access::streamed(STREAM, &id, verdict, None, start);
+                    let result = service
+                        .rule_then(r, start, deadline, None, |x| {
+                            (x.ruling.verdict.name(), x.reply())
+                        })
+                        .await;
+                    let result = match result {
+                        Ok((verdict, ruling)) => {
+                            access::streamed(STREAM, &id, Some(verdict), None, start);
                             pb::adjudicate_stream_response::Result::Ruling(ruling)
                         }
                         Err(f) => {
@@ -341,14 +416,11 @@ impl Qili for QiliService {
         &self,
         request: Request<pb::AnalyzeRequest>,
     ) -> Result<Response<pb::AnalyzeResponse>, Status> {
-        let start = Instant::now();
-        let deadline = self.deadline_of(start, &request);
-        let note = note_of(&request);
-        let r = request.into_inner();
-        if let Some(note) = &note {
-            note.request_id(&r.request_id);
-        }
-        let result = self.analyse(r, start, deadline).await;
+        let result = self
+            .analyze_then(request, |a, request_id, language| {
+                convert::analysis(a, request_id, language)
+            })
+            .await;
         result.map(Response::new).map_err(|f| f.to_status())
     }
 

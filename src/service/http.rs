@@ -24,7 +24,7 @@ use super::pb::qili_server::Qili;
 use super::pool::Lane;
 use crate::position::Position;
 use crate::record::dispute::{At, Dispute, round_of, split_moves};
-use crate::request::{Request as RulingRequest, RequestError};
+use crate::request::RequestError;
 use crate::sheet::{self, Lang};
 use axum::Router;
 use axum::body::Bytes;
@@ -505,22 +505,15 @@ async fn board(
             defensive_key_point: None,
             language: language.into(),
         };
-        let answer = Qili::analyze(&service, grpc_request(request, &headers))
+        service
+            .analyze_then(grpc_request(request, &headers), move |a, _, _| {
+                match &a.mv {
+                    Some(m) => sheet::move_diagram(&a.position, m, lang).svg(),
+                    None => crate::diagram::Diagram::new(&a.position).svg(),
+                }
+            })
             .await
-            .map_err(|s| HttpError::from_status(&s))?
-            .into_inner();
-        let after = Position::from_fen(&answer.fen).map_err(|e| {
-            HttpError::new(
-                Code::Internal,
-                "",
-                None,
-                format!("the analysed position cannot be read back: {e}"),
-            )
-        })?;
-        match &answer.r#move {
-            Some(m) => sheet::move_diagram(&after, m, lang).svg(),
-            None => crate::diagram::Diagram::new(&after).svg(),
-        }
+            .map_err(HttpError::from)?
     };
     Ok((
         [(
@@ -683,7 +676,6 @@ async fn desk_ruling(
     } else {
         None
     };
-    let moves = split_moves(&q.moves);
     let request = pb::AdjudicateRequest {
         request_id: String::new(),
         fen: dispute
@@ -691,7 +683,7 @@ async fn desk_ruling(
             .map_or_else(|| q.fen.clone(), |d| d.start.fen()),
         moves: dispute
             .as_ref()
-            .map_or_else(|| moves.clone(), Dispute::iccs),
+            .map_or_else(|| split_moves(&q.moves), Dispute::iccs),
         notation: if from_record {
             pb::Notation::Iccs
         } else {
@@ -705,33 +697,18 @@ async fn desk_ruling(
         detail: pb::Detail::Full.into(),
         game: None,
     };
-    let ruling = Qili::adjudicate(&service, grpc_request(request, &headers))
-        .await
-        .map_err(|s| HttpError::from_status(&s))?
-        .into_inner();
-    let dispute = match dispute {
-        Some(d) => d,
-        None => {
-            // The handler accepted these moves, so they read the same here.
-            let typed = RulingRequest {
-                fen: q.fen,
-                moves,
-                ..RulingRequest::default()
-            };
-            let (first, moves) = typed
-                .parse()
-                .map_err(|e| HttpError::from(Failure::from(e)))?;
-            Dispute {
-                start: first,
-                moves,
-                source: None,
-            }
-        }
-    };
     let paperwork = q.paperwork;
-    let html = in_pool(&service, start, &headers, move || {
-        sheet::ruling_fragment(&ruling, &dispute, &paperwork, lang)
-    })
-    .await?;
+    // The sheet is written where the ruling was made, from the moves the handler read.
+    let html = service
+        .adjudicate_then(grpc_request(request, &headers), move |ruled| {
+            let dispute = dispute.unwrap_or(Dispute {
+                start: ruled.start,
+                moves: ruled.moves,
+                source: None,
+            });
+            sheet::ruling_fragment(&ruled.ruling, &dispute, &paperwork, lang)
+        })
+        .await
+        .map_err(HttpError::from)?;
     Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
 }

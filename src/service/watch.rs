@@ -60,6 +60,14 @@ impl Game {
         convert::game_status(self.referee.status(), self.request_id.clone(), self.wanted)
     }
 
+    /// The status as it stands, with the verdict of its ruling (if it has one) for the log.
+    fn logged_status(&self) -> (pb::GameStatus, Option<&'static str>) {
+        let s = self.referee.status();
+        let verdict = s.ruling.as_ref().map(|r| r.verdict.name());
+        let status = convert::game_status(s, self.request_id.clone(), self.wanted);
+        (status, verdict)
+    }
+
     /// Plays `text`: its status, or the game's unchanged status with the error.
     fn play(&mut self, text: &str) -> (pb::GameStatus, Option<Failure>) {
         match self.referee.play_text(text, self.notation) {
@@ -90,15 +98,6 @@ fn too_many(moves: usize, max_moves: usize) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The verdict a status logs: its ruling's, if it has one.
-fn verdict_of(status: &pb::GameStatus) -> Option<&'static str> {
-    let ruling = status.ruling.as_ref()?;
-    pb::Verdict::try_from(ruling.verdict)
-        .ok()
-        .and_then(convert::verdict_of)
-        .map(crate::rules::Verdict::name)
-}
-
 /// `Status`: the status of a whole game's last position.
 pub(super) async fn status(
     service: &QiliService,
@@ -112,15 +111,15 @@ pub(super) async fn status(
         note.request_id(&r.request_id);
     }
     let max_moves = service.config().max_moves;
-    let answer = service
+    let (answer, verdict) = service
         .pool()
         .run(start, deadline, move || {
-            Game::open(r, max_moves).map(|game| game.status())
+            Game::open(r, max_moves).map(|game| game.logged_status())
         })
         .await
         .and_then(|answer| answer)
         .map_err(|f| f.to_status())?;
-    if let (Some(note), Some(verdict)) = (&note, verdict_of(&answer)) {
+    if let (Some(note), Some(verdict)) = (&note, verdict) {
         note.verdict(verdict);
     }
     Ok(Response::new(answer))

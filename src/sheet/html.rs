@@ -3,14 +3,11 @@
 
 use super::Paperwork;
 use super::words::{self, Heading, Lang, heading};
-use super::{
-    analysis_diagram, kind_text, mate_line_text, move_diagram, move_text, target_text, terms,
-};
+use super::{analysis_diagram, kind_text, mate_line_text, move_diagram, move_text, target_text};
 use crate::diagram::{Diagram, escape};
 use crate::position::Position;
 use crate::record::dispute::Dispute;
-use crate::rules::Verdict;
-use crate::service::pb;
+use crate::rules::{Analysis, PieceNode, Ruling, Target, Verdict};
 use std::fmt::Write;
 
 /// The sheet's stylesheet (screen and print).
@@ -28,17 +25,17 @@ fn document(lang: Lang, title: &str, body: &str) -> String {
 }
 
 /// The printable ruling as one self-contained HTML document (`qili judge --format html`).
-pub fn ruling_document(r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) -> String {
+pub fn ruling_document(r: &Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) -> String {
     let title = format!(
         "{} — {}",
         heading(lang, Heading::Title),
-        words::verdict(lang, terms::verdict(r.verdict))
+        words::verdict(lang, r.verdict)
     );
     document(lang, &title, &ruling_fragment(r, d, paperwork, lang))
 }
 
 /// The printable analysis as one self-contained HTML document (`qili analyze --format html`).
-pub fn analysis_document(a: &pb::AnalyzeResponse, lang: Lang) -> String {
+pub fn analysis_document(a: &Analysis, lang: Lang) -> String {
     document(
         lang,
         &heading(lang, Heading::Analysis),
@@ -67,8 +64,8 @@ fn figure(out: &mut String, step: usize, diagram: &Diagram, caption: &str) {
 /// The ruling as an `<article>`: the paperwork, heading facts, the verdict, the cycle's diagrams,
 /// the table of moves, each side, the articles and the explanation. A ruling without repetition
 /// shows the final position and the verdict only (no side patterns).
-pub fn ruling_fragment(r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) -> String {
-    let verdict = terms::verdict(r.verdict);
+pub fn ruling_fragment(r: &Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) -> String {
+    let verdict = r.verdict;
     let positions = d.positions();
     let mut h = String::with_capacity(64 * 1024);
     let _ = write!(
@@ -111,13 +108,13 @@ pub fn ruling_fragment(r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang:
     cycle(&mut h, r, d, &positions, lang);
     moves_table(&mut h, r, lang);
     sides(&mut h, r, lang);
-    articles(&mut h, r);
+    articles(&mut h, r, lang);
     explanation(&mut h, r, lang);
     h.push_str("</article>");
     h
 }
 
-fn facts(h: &mut String, r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) {
+fn facts(h: &mut String, r: &Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) {
     h.push_str("<header class=\"sheet-head\">");
     let _ = write!(h, "<h1>{}</h1>", heading(lang, Heading::Title));
     // The arbiter's fields first, then the record's tags.
@@ -127,7 +124,7 @@ fn facts(h: &mut String, r: &pb::Ruling, d: &Dispute, paperwork: &Paperwork, lan
         .map_or_else(Paperwork::default, |s| Paperwork::from_tags(&s.tags));
     paperwork_fields(h, &paperwork.clone().or(from_record), lang);
     h.push_str("<dl class=\"facts\">");
-    for (key, value) in super::facts(&r.ruleset, d, lang) {
+    for (key, value) in super::facts(r.ruleset, d, lang) {
         let _ = write!(
             h,
             "<dt>{}</dt><dd>{}</dd>",
@@ -161,7 +158,7 @@ fn paperwork_fields(h: &mut String, p: &Paperwork, lang: Lang) {
     h.push_str("</dl>");
 }
 
-fn cycle(h: &mut String, r: &pb::Ruling, d: &Dispute, positions: &[Position], lang: Lang) {
+fn cycle(h: &mut String, r: &Ruling, d: &Dispute, positions: &[Position], lang: Lang) {
     h.push_str("<section class=\"cycle\">");
     h2(h, lang, Heading::Cycle);
     paragraphs(h, "summary", &super::cycle_lines(r, lang));
@@ -171,7 +168,7 @@ fn cycle(h: &mut String, r: &pb::Ruling, d: &Dispute, positions: &[Position], la
         escape(&heading(lang, Heading::Previous)),
         escape(&heading(lang, Heading::Next))
     );
-    let start = r.cycle_start as usize;
+    let start = r.cycle_start;
     let total = r.moves.len();
     if let Some(at_start) = positions.get(start) {
         let mut diagram = Diagram::new(at_start).title(&heading(lang, Heading::Start));
@@ -185,7 +182,7 @@ fn cycle(h: &mut String, r: &pb::Ruling, d: &Dispute, positions: &[Position], la
         figure(h, 0, &diagram, &caption);
     }
     for (i, m) in r.moves.iter().enumerate() {
-        let Some(after) = positions.get(m.ply as usize + 1) else {
+        let Some(after) = positions.get(m.ply + 1) else {
             continue;
         };
         let mut caption = format!(
@@ -212,7 +209,7 @@ fn cycle(h: &mut String, r: &pb::Ruling, d: &Dispute, positions: &[Position], la
     h.push_str("</div></section>");
 }
 
-fn moves_table(h: &mut String, r: &pb::Ruling, lang: Lang) {
+fn moves_table(h: &mut String, r: &Ruling, lang: Lang) {
     h.push_str("<section class=\"moves\">");
     h2(h, lang, Heading::Moves);
     h.push_str("<table><thead><tr>");
@@ -227,7 +224,7 @@ fn moves_table(h: &mut String, r: &pb::Ruling, lang: Lang) {
     }
     h.push_str("<th>ICCS</th></tr></thead><tbody>");
     for (i, m) in r.moves.iter().enumerate() {
-        let color = terms::color(m.color);
+        let color = m.color;
         let _ = write!(
             h,
             "<tr data-step=\"{}\" data-ply=\"{}\"><td>{}</td><td class=\"side {}\">{}</td><td class=\"zh-move\">{}</td><td class=\"kind k-{}\">{}</td><td>",
@@ -237,18 +234,15 @@ fn moves_table(h: &mut String, r: &pb::Ruling, lang: Lang) {
             color.name(),
             escape(&words::side_short(lang, color)),
             escape(&m.chinese),
-            terms::kind(m.kind).name(),
+            m.kind.name(),
             escape(&kind_text(lang, m))
         );
         if !m.targets.is_empty() {
             h.push_str("<ul class=\"targets\">");
             for t in &m.targets {
                 let _ = write!(h, "<li>{}", escape(&target_text(lang, t)));
-                for reason in [&t.reason_zh, &t.reason]
-                    .into_iter()
-                    .filter(|s| !s.is_empty())
-                {
-                    let _ = write!(h, "<small>{}</small>", escape(reason));
+                for reason in super::reasons(lang, t) {
+                    let _ = write!(h, "<small>{}</small>", escape(&reason));
                 }
                 h.push_str("</li>");
             }
@@ -268,7 +262,7 @@ fn moves_table(h: &mut String, r: &pb::Ruling, lang: Lang) {
     h.push_str("</tbody></table></section>");
 }
 
-fn sides(h: &mut String, r: &pb::Ruling, lang: Lang) {
+fn sides(h: &mut String, r: &Ruling, lang: Lang) {
     h.push_str("<section class=\"sides\">");
     h2(h, lang, Heading::Sides);
     h.push_str("<table><thead><tr>");
@@ -281,9 +275,9 @@ fn sides(h: &mut String, r: &pb::Ruling, lang: Lang) {
         let _ = write!(h, "<th>{}</th>", escape(&heading(lang, key)));
     }
     h.push_str("</tr></thead><tbody>");
-    for s in [&r.red, &r.black].into_iter().flatten() {
-        let color = terms::color(s.color);
-        let pattern = terms::pattern(s.pattern).map_or(String::new(), |p| words::pattern(lang, p));
+    for s in [&r.red, &r.black] {
+        let color = s.color;
+        let pattern = words::pattern(lang, s.pattern);
         let told = if s.told_to_change { "✓" } else { "" };
         let _ = write!(
             h,
@@ -299,26 +293,18 @@ fn sides(h: &mut String, r: &pb::Ruling, lang: Lang) {
     h.push_str("</tbody></table></section>");
 }
 
-fn articles(h: &mut String, r: &pb::Ruling) {
+fn articles(h: &mut String, r: &Ruling, lang: Lang) {
     if r.articles.is_empty() {
         return;
     }
-    // The heading follows the texts' language: the API leaves out the texts not asked for.
-    let lang = match (
-        r.articles.iter().any(|a| !a.zh.is_empty()),
-        r.articles.iter().any(|a| !a.en.is_empty()),
-    ) {
-        (true, false) => Lang::Zh,
-        (false, true) => Lang::En,
-        _ => Lang::Both,
-    };
     h.push_str("<section class=\"articles\">");
     h2(h, lang, Heading::Articles);
     h.push_str("<dl>");
     for a in &r.articles {
-        let cited = words::article(lang, &a.edition, &a.number, &a.id);
+        let cited = words::article(lang, *a);
         let _ = write!(h, "<dt>{}</dt><dd>", escape(&cited));
-        for text in [&a.zh, &a.en].into_iter().filter(|s| !s.is_empty()) {
+        for l in lang.each() {
+            let text = crate::rules::words::article_text(*a, l);
             let _ = write!(h, "<p>{}</p>", escape(text));
         }
         h.push_str("</dd>");
@@ -326,24 +312,23 @@ fn articles(h: &mut String, r: &pb::Ruling) {
     h.push_str("</dl></section>");
 }
 
-fn explanation(h: &mut String, r: &pb::Ruling, lang: Lang) {
-    if r.explanation_zh.is_empty() && r.explanation_en.is_empty() {
-        return;
-    }
+fn explanation(h: &mut String, r: &Ruling, lang: Lang) {
     h.push_str("<section class=\"explanation\">");
     h2(h, lang, Heading::Explanation);
-    if !r.explanation_zh.is_empty() {
-        let _ = write!(h, "<p lang=\"zh-Hans\">{}</p>", escape(&r.explanation_zh));
-    }
-    if !r.explanation_en.is_empty() {
-        let _ = write!(h, "<p lang=\"en\">{}</p>", escape(&r.explanation_en));
+    for (l, text) in super::explanation(r, lang) {
+        let tag = match l {
+            crate::rules::words::Lang::Zh => "zh-Hans",
+            crate::rules::words::Lang::En => "en",
+        };
+        let _ = write!(h, "<p lang=\"{tag}\">{}</p>", escape(&text));
     }
     h.push_str("</section>");
 }
 
 /// The analysis as an `<article>`: the position (and move) diagram, the move's kind and targets,
 /// every attacked piece with its defenders and protection, and the attack/defence graph.
-pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
+pub fn analysis_fragment(a: &Analysis, lang: Lang) -> String {
+    let fen = a.position.fen();
     let mut h = String::with_capacity(32 * 1024);
     let _ = write!(
         h,
@@ -351,9 +336,9 @@ pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
         lang.tag(),
         escape(&heading(lang, Heading::Analysis)),
         escape(&heading(lang, Heading::Position)),
-        escape(&a.fen)
+        escape(&fen)
     );
-    if let Some(m) = &a.r#move {
+    if let Some(m) = &a.mv {
         let _ = write!(
             h,
             "<dt>{}</dt><dd>{} — {}</dd>",
@@ -371,16 +356,13 @@ pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
         }
     }
     h.push_str("</dl></header>");
-    if let Ok(after) = Position::from_fen(&a.fen) {
-        h.push_str("<section class=\"cycle\"><div class=\"steps\">");
-        let caption = escape(&a.fen);
-        figure(&mut h, 0, &analysis_diagram(a, &after, lang), &caption);
-        h.push_str("</div></section>");
-    }
-    if let Some(m) = a.r#move.as_ref().filter(|m| !m.targets.is_empty()) {
+    h.push_str("<section class=\"cycle\"><div class=\"steps\">");
+    figure(&mut h, 0, &analysis_diagram(a, lang), &escape(&fen));
+    h.push_str("</div></section>");
+    if let Some(m) = a.mv.as_ref().filter(|m| !m.targets.is_empty()) {
         h.push_str("<section class=\"moves\">");
         h2(&mut h, lang, Heading::MoveTargets);
-        target_table(&mut h, &m.targets, &a.pieces, lang);
+        target_table(&mut h, &m.targets, &a.graph.pieces, lang);
         h.push_str("</section>");
     }
     h.push_str("<section class=\"attacked\">");
@@ -388,7 +370,7 @@ pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
     if a.attacked.is_empty() {
         let _ = write!(h, "<p>{}</p>", escape(&heading(lang, Heading::None)));
     } else {
-        target_table(&mut h, &a.attacked, &a.pieces, lang);
+        target_table(&mut h, &a.attacked, &a.graph.pieces, lang);
     }
     h.push_str("</section><section class=\"graph\">");
     h2(&mut h, lang, Heading::Graph);
@@ -417,7 +399,7 @@ pub fn analysis_fragment(a: &pb::AnalyzeResponse, lang: Lang) -> String {
     h
 }
 
-fn target_table(h: &mut String, targets: &[pb::Target], pieces: &[pb::PieceNode], lang: Lang) {
+fn target_table(h: &mut String, targets: &[Target], pieces: &[PieceNode], lang: Lang) {
     h.push_str("<table><thead><tr>");
     for key in [
         Heading::Piece,
@@ -441,11 +423,8 @@ fn target_table(h: &mut String, targets: &[pb::Target], pieces: &[pb::PieceNode]
             escape(&row.protection),
             escape(&row.gain)
         );
-        for reason in [&t.reason_zh, &t.reason]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-        {
-            let _ = write!(h, "<small>{}</small>", escape(reason));
+        for reason in super::reasons(lang, t) {
+            let _ = write!(h, "<small>{}</small>", escape(&reason));
         }
         h.push_str("</td></tr>");
     }

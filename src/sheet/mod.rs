@@ -1,13 +1,13 @@
-//! The arbiter's ruling sheet: a ruling, as the API answers it (`pb::Ruling`, so the page, the
-//! CLI and any client show the same thing), laid out for a person in Chinese, English or both,
-//! moves numbered by round, with a board diagram of every cycle move.
+//! The arbiter's ruling sheet: a library ruling ([`Ruling`]) or analysis ([`Analysis`]) laid out
+//! for a person in Chinese, English or both, moves numbered by round, with a board diagram of every
+//! cycle move. Its sentences (reasons, explanation, articles) come from [`rules::words`] in the
+//! languages shown, so a ruling made with [`Texts::NONE`](crate::rules::Texts::NONE) prints whole.
 //!
 //! `html` writes the printable HTML (`qili judge --format html`, the consult page); the pieces
 //! here (move texts, target texts, the diagram of a move) serve the CLI's text tables too.
 
 mod html;
 mod paperwork;
-pub mod terms;
 pub mod words;
 
 pub use html::{
@@ -19,10 +19,12 @@ pub use words::{Heading, Lang, heading};
 use crate::attacks::attackers;
 use crate::diagram::{ArrowKind, Diagram, MarkKind};
 use crate::notation::{Notation, write_move};
+use crate::piece::Piece;
 use crate::position::Position;
 use crate::record::dispute::{Dispute, iccs_move, round_of};
-use crate::rules::{MoveKind, Ruleset};
-use crate::service::pb;
+use crate::rules::{
+    self, Analysis, MoveKind, MoveReport, PieceNode, Relation, Ruleset, Ruling, Target,
+};
 use crate::square::Square;
 
 /// A short word for a diagram label: Chinese unless the sheet is English only.
@@ -35,32 +37,20 @@ fn short(lang: Lang, zh: &str, en: &str) -> String {
 }
 
 /// The move's kind with its idle kinds: `捉`, `闲+兑` (`chase`, `idle + exchange offer`).
-pub fn kind_text(lang: Lang, m: &pb::MoveReport) -> String {
-    let mut out = words::kind(lang, terms::kind(m.kind));
-    for k in m.idle_kinds.iter().filter_map(|k| terms::idle_kind(*k)) {
+pub fn kind_text(lang: Lang, m: &MoveReport) -> String {
+    let mut out = words::kind(lang, m.kind);
+    for k in &m.idle_kinds {
         out.push_str(" + ");
-        out.push_str(&words::idle_kind(lang, k));
+        out.push_str(&words::idle_kind(lang, *k));
     }
     out
 }
 
-/// A piece of the API on its square (`黑７路马`, `black horse g7`); the square alone if the piece is
-/// not named.
-fn piece_text(lang: Lang, piece: Option<&pb::Piece>, square: &str) -> String {
-    match (terms::piece(piece), square.parse::<Square>()) {
-        (Some(p), Ok(sq)) => words::piece_at(lang, p, sq),
-        _ => square.to_string(),
-    }
-}
-
 /// An attacked piece: `黑７路马 无根 +5 捉` / `black horse g7 unprotected +5 chased`.
-pub fn target_text(lang: Lang, t: &pb::Target) -> String {
-    let who = piece_text(lang, t.piece.as_ref(), &t.square);
-    let mut out = who;
-    if let Some(p) = terms::protection(t.protection) {
-        out.push(' ');
-        out.push_str(&words::protection(lang, p));
-    }
+pub fn target_text(lang: Lang, t: &Target) -> String {
+    let mut out = words::piece_at(lang, t.piece, t.square);
+    out.push(' ');
+    out.push_str(&words::protection(lang, t.protection));
     if t.gain != 0 {
         out.push_str(&format!(" {:+}", t.gain));
     }
@@ -71,41 +61,53 @@ pub fn target_text(lang: Lang, t: &pb::Target) -> String {
     out
 }
 
+/// Why the attacked piece counts or not, in each language shown (the library's
+/// [`rules::words::reason`]).
+pub fn reasons(lang: Lang, t: &Target) -> Vec<String> {
+    lang.each().map(|l| rules::words::reason(t, l)).collect()
+}
+
 /// The mating line of a mate threat in Chinese notation (`炮二进七 将5进1 …`), if it has one.
-pub fn mate_line_text(m: &pb::MoveReport) -> Option<String> {
-    m.mate_line
-        .as_ref()
-        .filter(|l| !l.chinese.is_empty())
-        .map(|l| l.chinese.join(" "))
+pub fn mate_line_text(m: &MoveReport) -> Option<String> {
+    (!m.mate_line.is_empty()).then(|| {
+        m.mate_line
+            .iter()
+            .map(|l| l.chinese.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
 }
 
 /// The move as the score sheet names it (`第32回合 红 兵八平九`).
-pub fn move_text(lang: Lang, m: &pb::MoveReport) -> String {
-    words::move_at(lang, m.round, terms::color(m.color), &m.chinese, &m.iccs)
+pub fn move_text(lang: Lang, m: &MoveReport) -> String {
+    words::move_at(lang, m.round, m.color, &m.chinese, &m.iccs)
 }
 
 /// The cycle in a sentence per language (where it starts, how long, how often the final position
 /// occurs); nothing without a cycle.
-pub fn cycle_lines(r: &pb::Ruling, lang: Lang) -> Vec<String> {
+pub fn cycle_lines(r: &Ruling, lang: Lang) -> Vec<String> {
     match r.moves.first() {
         Some(first) if r.cycle_length > 0 => words::cycle_summary(
             lang,
-            (
-                first.round,
-                terms::color(first.color),
-                &first.chinese,
-                &first.iccs,
-            ),
-            r.cycle_length as usize,
+            (first.round, first.color, &first.chinese, &first.iccs),
+            r.cycle_length,
             r.repetitions,
         ),
         _ => Vec::new(),
     }
 }
 
+/// The explanation of a ruling, a paragraph per language shown, each with its language's tag
+/// (`zh-Hans`, `en`); none without a text.
+pub fn explanation(r: &Ruling, lang: Lang) -> Vec<(rules::words::Lang, String)> {
+    lang.each()
+        .map(|l| (l, rules::words::explanation(r, l)))
+        .collect()
+}
+
 /// The facts that head a sheet, label and value: the record and game, the profile, and the move
 /// ruled after (by round, with its ply).
-pub fn facts(ruleset: &str, d: &Dispute, lang: Lang) -> Vec<(Heading, String)> {
+pub fn facts(ruleset: Ruleset, d: &Dispute, lang: Lang) -> Vec<(Heading, String)> {
     let mut out = Vec::new();
     if let Some(s) = &d.source {
         let game = lang.label(
@@ -121,10 +123,7 @@ pub fn facts(ruleset: &str, d: &Dispute, lang: Lang) -> Vec<(Heading, String)> {
             ),
         ));
     }
-    let ruleset = ruleset
-        .parse::<Ruleset>()
-        .map_or_else(|_| ruleset.to_string(), |r| words::ruleset(lang, r));
-    out.push((Heading::Ruleset, ruleset));
+    out.push((Heading::Ruleset, words::ruleset(lang, ruleset)));
     if let Some(p) = d.moves.len().checked_sub(1) {
         let mut before = d.start;
         for m in &d.moves[..p] {
@@ -150,14 +149,13 @@ pub fn facts(ruleset: &str, d: &Dispute, lang: Lang) -> Vec<(Heading, String)> {
 
 /// The diagram of a judged move: the position after it, the move, arrows for its check, its chases
 /// and the first move of its mating line, and each attacked piece marked with its protection.
-pub fn move_diagram(after: &Position, m: &pb::MoveReport, lang: Lang) -> Diagram {
+pub fn move_diagram(after: &Position, m: &MoveReport, lang: Lang) -> Diagram {
     let mut d =
         Diagram::new(after).title(&format!("{} — {}", move_text(lang, m), kind_text(lang, m)));
     if let Some(mv) = iccs_move(&m.iccs) {
         d = d.last_move(mv);
     }
-    let kind = terms::kind(m.kind);
-    if kind == MoveKind::Check {
+    if m.kind == MoveKind::Check {
         let checked = after.turn();
         let king = after.king(checked);
         for from in attackers(after.board(), king, !checked) {
@@ -166,12 +164,8 @@ pub fn move_diagram(after: &Position, m: &pb::MoveReport, lang: Lang) -> Diagram
         d = d.mark(king, MarkKind::Checked, &short(lang, "将", "check"));
     }
     d = target_marks(d, &m.targets, lang, true);
-    if kind == MoveKind::MateThreat
-        && let Some(first) = m
-            .mate_line
-            .as_ref()
-            .and_then(|l| l.iccs.first())
-            .and_then(|t| iccs_move(t))
+    if m.kind == MoveKind::MateThreat
+        && let Some(first) = m.mate_line.first().and_then(|l| iccs_move(&l.iccs))
     {
         d = d.arrow(first.from, first.to, ArrowKind::MateThreat);
     }
@@ -179,42 +173,34 @@ pub fn move_diagram(after: &Position, m: &pb::MoveReport, lang: Lang) -> Diagram
 }
 
 /// Marks every target with its protection; with `arrows`, draws each counted one's chase arrows.
-fn target_marks(mut d: Diagram, targets: &[pb::Target], lang: Lang, arrows: bool) -> Diagram {
+fn target_marks(mut d: Diagram, targets: &[Target], lang: Lang, arrows: bool) -> Diagram {
     for t in targets {
-        let Ok(square) = t.square.parse::<Square>() else {
-            continue;
-        };
-        let label = terms::protection(t.protection).map_or(String::new(), |p| {
-            words::protection(if lang == Lang::En { lang } else { Lang::Zh }, p)
-        });
+        let label = words::protection(if lang == Lang::En { lang } else { Lang::Zh }, t.protection);
         let kind = if t.counted {
             MarkKind::Chased
         } else {
             MarkKind::Attacked
         };
         if arrows && t.counted {
-            for from in t.attackers.iter().filter_map(|a| a.parse::<Square>().ok()) {
-                d = d.arrow(from, square, ArrowKind::Chase);
+            for from in &t.attackers {
+                d = d.arrow(*from, t.square, ArrowKind::Chase);
             }
         }
-        d = d.mark(square, kind, &label);
+        d = d.mark(t.square, kind, &label);
     }
     d
 }
 
 /// The diagram of an analysis: the position analysed, the move if one was given (with its check
 /// and chase arrows), and every attacked piece marked with its protection and its attacks drawn.
-pub fn analysis_diagram(a: &pb::AnalyzeResponse, after: &Position, lang: Lang) -> Diagram {
-    let mut d = match &a.r#move {
-        Some(m) => move_diagram(after, m, lang),
-        None => Diagram::new(after).title(&heading(lang, Heading::Analysis)),
+pub fn analysis_diagram(a: &Analysis, lang: Lang) -> Diagram {
+    let mut d = match &a.mv {
+        Some(m) => move_diagram(&a.position, m, lang),
+        None => Diagram::new(&a.position).title(&heading(lang, Heading::Analysis)),
     };
     for t in &a.attacked {
-        let Ok(square) = t.square.parse::<Square>() else {
-            continue;
-        };
-        for from in t.attackers.iter().filter_map(|s| s.parse::<Square>().ok()) {
-            d = d.arrow(from, square, ArrowKind::Attack);
+        for from in &t.attackers {
+            d = d.arrow(*from, t.square, ArrowKind::Attack);
         }
     }
     target_marks(d, &a.attacked, lang, false)
@@ -235,15 +221,26 @@ pub struct TargetRow {
     pub gain: String,
 }
 
+/// The piece of `pieces` on `square`.
+fn piece_on(pieces: &[PieceNode], square: Square) -> Option<Piece> {
+    pieces.iter().find(|n| n.square == square).map(|n| n.piece)
+}
+
+/// A square named by the piece of `pieces` on it, as Chinese notation does; the square alone if
+/// none stands there.
+fn named_square(lang: Lang, pieces: &[PieceNode], square: Square) -> String {
+    piece_on(pieces, square)
+        .map_or_else(|| square.to_string(), |p| words::piece_at(lang, p, square))
+}
+
 /// The row of an attacked piece; a Chinese sheet names the attackers by the pieces of `pieces` that
 /// stand on their squares, as Chinese notation does.
-pub fn target_row(t: &pb::Target, lang: Lang, pieces: &[pb::PieceNode]) -> TargetRow {
-    let named = |p: Option<&pb::Piece>, square: &str| piece_text(lang, p, square);
+pub fn target_row(t: &Target, lang: Lang, pieces: &[PieceNode]) -> TargetRow {
     let defenders: Vec<String> = t
         .defenders
         .iter()
         .map(|d| {
-            let mut s = named(d.piece.as_ref(), &d.square);
+            let mut s = words::piece_at(lang, d.piece, d.square);
             if d.hidden {
                 s.push_str(&format!(" ({})", short(lang, "暗", "hidden")));
             }
@@ -260,28 +257,28 @@ pub fn target_row(t: &pb::Target, lang: Lang, pieces: &[pb::PieceNode]) -> Targe
         gain.push_str(&heading(lang, Heading::Chased));
     }
     TargetRow {
-        piece: named(t.piece.as_ref(), &t.square),
+        piece: words::piece_at(lang, t.piece, t.square),
         attackers: if t.attackers.is_empty() {
             none.clone()
         } else if lang == Lang::Zh {
             t.attackers
                 .iter()
-                .map(|sq| {
-                    let on = pieces.iter().find(|n| &n.square == sq);
-                    piece_text(lang, on.and_then(|n| n.piece.as_ref()), sq)
-                })
+                .map(|sq| named_square(lang, pieces, *sq))
                 .collect::<Vec<_>>()
                 .join("、")
         } else {
-            t.attackers.join(" ")
+            t.attackers
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
         },
         defenders: if defenders.is_empty() {
             none
         } else {
             defenders.join(", ")
         },
-        protection: terms::protection(t.protection)
-            .map_or(String::new(), |p| words::protection(lang, p)),
+        protection: words::protection(lang, t.protection),
         gain,
     }
 }
@@ -302,19 +299,20 @@ pub struct GraphRow {
 }
 
 /// The graph of an analysis, a row per piece that attacks or defends something.
-pub fn graph_rows(a: &pb::AnalyzeResponse, lang: Lang) -> Vec<GraphRow> {
+pub fn graph_rows(a: &Analysis, lang: Lang) -> Vec<GraphRow> {
     let hidden = short(lang, "暗", "hidden");
-    let list = |from: &str, relation: pb::Relation| -> String {
-        a.edges
+    let pieces = &a.graph.pieces;
+    let list = |from: Square, relation: Relation| -> String {
+        a.graph
+            .edges
             .iter()
-            .filter(|e| e.from == from && e.relation == relation as i32)
+            .filter(|e| e.from == from && e.relation == relation)
             .map(|e| {
                 // A Chinese sheet names the pieces as Chinese notation does; the others by square.
                 let to = if lang == Lang::Zh {
-                    let piece = a.pieces.iter().find(|n| n.square == e.to);
-                    piece_text(lang, piece.and_then(|n| n.piece.as_ref()), &e.to)
+                    named_square(lang, pieces, e.to)
                 } else {
-                    e.to.clone()
+                    e.to.to_string()
                 };
                 if e.hidden {
                     format!("{to} ({hidden})")
@@ -325,12 +323,12 @@ pub fn graph_rows(a: &pb::AnalyzeResponse, lang: Lang) -> Vec<GraphRow> {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    a.pieces
+    pieces
         .iter()
         .filter_map(|n| {
-            let p = terms::piece(n.piece.as_ref())?;
-            let attacks = list(&n.square, pb::Relation::Attacks);
-            let defends = list(&n.square, pb::Relation::Defends);
+            let p = n.piece;
+            let attacks = list(n.square, Relation::Attacks);
+            let defends = list(n.square, Relation::Defends);
             if attacks.is_empty() && defends.is_empty() {
                 return None;
             }
@@ -338,10 +336,10 @@ pub fn graph_rows(a: &pb::AnalyzeResponse, lang: Lang) -> Vec<GraphRow> {
                 color: p.color,
                 piece: match lang {
                     Lang::En => format!("{} {}", p.color.name(), p.role.name()),
-                    Lang::Zh => piece_text(lang, n.piece.as_ref(), &n.square),
+                    Lang::Zh => words::piece_at(lang, p, n.square),
                     Lang::Both => format!("{}{}", p.color.chinese(), p.chinese()),
                 },
-                square: n.square.clone(),
+                square: n.square.to_string(),
                 attacks,
                 defends,
             })

@@ -3,7 +3,7 @@
 
 use crate::color::Color;
 use crate::piece::Piece;
-use crate::rules::{IdleKind, MoveKind, Pattern, Protection, Ruleset, Verdict};
+use crate::rules::{ArticleId, IdleKind, MoveKind, Pattern, Protection, Ruleset, Verdict};
 use crate::square::Square;
 
 /// The language(s) of a sheet.
@@ -45,6 +45,16 @@ impl Lang {
             Lang::En => vec![en],
             Lang::Both => vec![zh, en],
         }
+    }
+
+    /// Each language printed, Chinese first, as the library's texts name them.
+    pub fn each(self) -> impl Iterator<Item = crate::rules::words::Lang> {
+        crate::rules::words::Lang::BOTH
+            .into_iter()
+            .filter(move |l| match l {
+                crate::rules::words::Lang::Zh => self.zh(),
+                crate::rules::words::Lang::En => self.en(),
+            })
     }
 
     /// The BCP 47 tag of the language (`zh-Hans`, `en`; `zh-Hans` for both, which reads Chinese first).
@@ -92,16 +102,12 @@ pub fn piece_at(lang: Lang, piece: Piece, square: Square) -> String {
 }
 
 /// An article as each language cites it: `棋例细则第6条` in Chinese, `item 6` in English (the id
-/// people cite, `2011 26.5`), both when they differ: `棋例细则第6条 (item 6)`. `edition` and
-/// `number` are the API's (`cxa1999`, `item 6`); an unknown edition keeps the id.
-pub fn article(lang: Lang, edition: &str, number: &str, id: &str) -> String {
-    let zh = edition.parse::<Ruleset>().map_or_else(
-        |_| id.to_string(),
-        |e| crate::rules::article::cite_zh(e, number),
-    );
+/// people cite, `2011 26.5`), both when they differ: `棋例细则第6条 (item 6)`.
+pub fn article(lang: Lang, a: ArticleId) -> String {
+    let (zh, id) = (a.cite_zh(), a.id());
     match lang {
         Lang::Zh => zh,
-        Lang::En => id.to_string(),
+        Lang::En => id,
         Lang::Both if zh == id => zh,
         Lang::Both => format!("{zh} ({id})"),
     }
@@ -385,24 +391,18 @@ mod tests {
         let cannon = Piece::new(Color::Red, Role::Cannon);
         let h2 = "h2".parse::<Square>().expect("square");
         assert_eq!(piece_at(Lang::Zh, cannon, h2), "红二路炮");
-        assert_eq!(
-            article(Lang::Zh, "cxa1999", "item 6", "item 6"),
-            "棋例细则第6条"
-        );
-        assert_eq!(
-            article(Lang::Both, "cxa1999", "item 6", "item 6"),
-            "棋例细则第6条 (item 6)"
-        );
-        assert_eq!(article(Lang::Both, "cxa1999", "25.2", "25.2"), "25.2");
-        assert_eq!(article(Lang::En, "cxa1999", "item 6", "item 6"), "item 6");
-        assert_eq!(
-            article(Lang::Zh, "cxa2011", "26.5", "2011 26.5"),
-            "2011年规则26.5"
-        );
-        assert_eq!(article(Lang::Zh, "axf", "27", "AXF 27"), "亚洲规则第27条");
-        assert_eq!(
-            article(Lang::Zh, "axf", "appendix", "AXF appendix"),
-            "亚洲规则附例"
-        );
+        let item6 = ArticleId::new(Ruleset::Cxa1999, "item 6");
+        assert_eq!(article(Lang::Zh, item6), "棋例细则第6条");
+        assert_eq!(article(Lang::Both, item6), "棋例细则第6条 (item 6)");
+        let a25 = ArticleId::new(Ruleset::Cxa1999, "25.2");
+        assert_eq!(article(Lang::Both, a25), "25.2");
+        assert_eq!(article(Lang::En, item6), "item 6");
+        let a2011 = ArticleId::new(Ruleset::Cxa2011, "26.5");
+        assert_eq!(article(Lang::Zh, a2011), "2011年规则26.5");
+        assert_eq!(article(Lang::Both, a2011), "2011年规则26.5 (2011 26.5)");
+        let axf = ArticleId::new(Ruleset::Axf, "27");
+        assert_eq!(article(Lang::Zh, axf), "亚洲规则第27条");
+        let appendix = ArticleId::new(Ruleset::Axf, "appendix");
+        assert_eq!(article(Lang::Zh, appendix), "亚洲规则附例");
     }
 }
