@@ -123,6 +123,12 @@ pub fn reason(t: &Target, lang: Lang) -> String {
                 "attacked only by the king or pawns, which may chase freely",
             )
             .into(),
+        (Why::WithTheKing(_), _) => lang
+            .pick(
+                "帅（将）走动与他子联合捉子，允许长捉",
+                "a threat made by a king move together with another piece: the king may chase with another piece",
+            )
+            .into(),
         (Why::Chase(_), Lang::En) => chase_en(t),
         (Why::Chase(_), Lang::Zh) => chase_zh(t),
     }
