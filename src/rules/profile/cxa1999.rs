@@ -108,6 +108,8 @@ pub const PROFILE: Profile = Profile {
     // 25.3: pawns against pieces, either way, are no gain.
     material: Arithmetic {
         pawn_for_rook: false,
+        guard_for_pawns: false,
+        late_pawn_kept: false,
     },
     // Item 3: a chase wins material; item 4: a protector's capture is a chase whatever the whole.
     chase_test: ChaseTest::NetGain(ProtectorChase::Counts),

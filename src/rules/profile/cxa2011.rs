@@ -64,9 +64,12 @@ pub const PROFILE: Profile = Profile {
     cite_prefix: "2011 ",
     articles: ARTICLES,
 
-    // 26.6: a pawn given for a rook is a gain.
+    // 26.6: a pawn given for a rook is a gain, an advisor or elephant given for pawns a loss, a
+    // pawn lost after the gain does not void it.
     material: Arithmetic {
         pawn_for_rook: true,
+        guard_for_pawns: true,
+        late_pawn_kept: true,
     },
     // 24.3; 26.5: a protector's or pinned piece's chase counts if the exchange is even or better.
     chase_test: ChaseTest::NetGain(ProtectorChase::IfEven),

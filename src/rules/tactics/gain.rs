@@ -197,6 +197,9 @@ impl Gain {
 struct State {
     /// Balance for the root side.
     bal: Material,
+    /// The root side's crossed pawns taken after its gain that had not captured in the line
+    /// (2011 26.6: they do not void the gain; counted only under `Arithmetic::late_pawn_kept`).
+    late: Material,
     /// The target's point, `None` once it has been captured.
     target: Option<Square>,
     /// Where the pieces of `Query::forbid` stand, `None` once they have moved.
@@ -274,6 +277,7 @@ fn root_state(q: &Query) -> State {
     }
     State {
         bal: Material::ZERO,
+        late: Material::ZERO,
         target: q.target,
         forbid,
         touched: 0,
@@ -302,8 +306,12 @@ pub fn line_material(pos: &Position, line: &[Move]) -> Material {
 /// score; pawns against pieces, either way, count nothing (25.3 "一兵换取数子或一子换取数兵均
 /// 不算得子").
 pub fn worth(bal: Material, arithmetic: Arithmetic) -> i32 {
-    if bal.is_gain(arithmetic) || (-bal).is_gain(arithmetic) {
-        bal.score()
+    // A gain is worth something whatever the weights say (an advisor won for two pawns), and a
+    // loss costs something.
+    if bal.is_gain(arithmetic) {
+        bal.score().max(1)
+    } else if (-bal).is_gain(arithmetic) {
+        bal.score().min(-1)
     } else {
         0
     }
@@ -362,7 +370,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
 
     /// The value for the root side of a line ending with `state`.
     fn leaf(&self, state: &State) -> i32 {
-        let v = worth(state.bal, self.q.arithmetic);
+        let v = worth(state.bal + state.late, self.q.arithmetic);
         if state.target.is_some() { v.min(0) } else { v }
     }
 
@@ -521,11 +529,22 @@ impl<'q, 'c> Searcher<'q, 'c> {
     ) -> bool {
         let mut next = *state;
         next.captured = pos.piece_at(m.to).is_some();
+        let a = self.q.arithmetic;
         if let Some(v) = pos.piece_at(m.to) {
             let w = Material::of(v, m.to);
             next.bal = if ours { next.bal + w } else { next.bal - w };
             if ours && state.target == Some(m.to) {
                 next.target = None;
+            }
+            // A crossed pawn of the root side lost after its gain, not having captured.
+            if !ours
+                && a.late_pawn_kept
+                && w.pieces == 0
+                && w.pawns > 0
+                && state.bal.pieces > 0
+                && state.touched & m.to.mask() == 0
+            {
+                next.late = next.late + w;
             }
         } else if !in_check {
             if ours {

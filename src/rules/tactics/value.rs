@@ -17,6 +17,12 @@ pub const GUARD: i32 = 2;
 pub struct Arithmetic {
     /// A pawn given for a rook (or more) is a gain (2011 26.6).
     pub pawn_for_rook: bool,
+    /// An advisor or elephant given for pawns is a loss, so winning one for pawns is a gain
+    /// (2011 26.6: only the strong pieces float against pawns).
+    pub guard_for_pawns: bool,
+    /// A crossed pawn of the winning side lost after its gain, that had not captured in the
+    /// line, does not void the gain (2011 26.6; `tactics::gain`).
+    pub late_pawn_kept: bool,
 }
 
 /// Material won or lost, with crossed pawns kept apart because their value floats (item 10):
@@ -77,7 +83,8 @@ impl Material {
         if self.pieces == 0 && self.pawns > 0 {
             return true;
         }
-        a.pawn_for_rook && self.pieces >= ROOK && self.pawns == -1
+        (a.pawn_for_rook && self.pieces >= ROOK && self.pawns == -1)
+            || (a.guard_for_pawns && self.pieces > 0 && self.pieces < MINOR && self.pawns < 0)
     }
 
     /// One number for reports: pieces plus one per crossed pawn.
@@ -124,5 +131,39 @@ pub fn capture_order(role: Role) -> u8 {
         Role::Horse | Role::Cannon => 2,
         Role::Rook => 3,
         Role::King => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const Y2011: Arithmetic = Arithmetic {
+        pawn_for_rook: true,
+        guard_for_pawns: true,
+        late_pawn_kept: true,
+    };
+    const Y1999: Arithmetic = Arithmetic {
+        pawn_for_rook: false,
+        guard_for_pawns: false,
+        late_pawn_kept: false,
+    };
+
+    #[test]
+    fn an_advisor_given_for_pawns_is_a_loss_under_2011_only() {
+        let guard_for_two = Material {
+            pieces: GUARD,
+            pawns: -2,
+        };
+        assert!(guard_for_two.is_gain(Y2011));
+        assert!(!(-guard_for_two).is_gain(Y2011));
+        assert!(!guard_for_two.is_gain(Y1999));
+        // A horse for pawns is no gain in either book (25.3).
+        let minor_for_one = Material {
+            pieces: MINOR,
+            pawns: -1,
+        };
+        assert!(!minor_for_one.is_gain(Y2011));
+        assert!(!minor_for_one.is_gain(Y1999));
     }
 }

@@ -95,6 +95,8 @@ pub const PROFILE: Profile = Profile {
 
     material: Arithmetic {
         pawn_for_rook: false,
+        guard_for_pawns: false,
+        late_pawn_kept: false,
     },
     // A chase is judged by its target, on the target's own point (`chase`): no net-gain search,
     // so the net-gain settings below (checks, free captures, offers) are not read.
