@@ -309,7 +309,8 @@ pub struct Analysis {
     pub graph: GraphView,
     /// Every piece attacked by the other side (both colours), judged as if its attacker were to move.
     pub attacked: Vec<Target>,
-    /// The move, judged against `position`, if one was given.
+    /// The move, judged against `position`, if one was given (serialised as `move`).
+    #[serde(rename = "move")]
     pub mv: Option<MoveReport>,
 }
 
