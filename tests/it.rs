@@ -3,6 +3,7 @@
 // Tests may unwrap: a panic is how they fail.
 #![allow(clippy::unwrap_used)]
 
+mod big_records;
 mod cli;
 mod common;
 mod corpus;

@@ -510,3 +510,75 @@ fn a_pgn_that_opens_with_a_comment_is_not_taken_for_json() {
         Err(RecordError::Unsupported("JSON"))
     );
 }
+
+/// The real records of tests/data/pgn as they are (GBK, CRLF): (name, bytes).
+fn pgn_records() -> Vec<(String, Vec<u8>)> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(data("pgn"))
+        .expect("tests/data/pgn")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|p| (p.display().to_string(), read(p)))
+        .collect()
+}
+
+#[test]
+fn a_record_read_game_by_game_reads_on_past_a_bad_game() {
+    // A comment before the first game, a comment holding a tag-like line, a bad second game
+    // (its error names the file's line), and a third game read as usual.
+    let text = "{ downloaded }\n[Game \"1\"]\n1. 炮二平五 {\n[not a tag]\n} 马８进７ *\n\
+                [Game \"2\"]\n1. 炮二进九 *\n[Game \"3\"]\n1. 马二进三 *\n";
+    let games: Vec<_> = record::GameReader::new(text.as_bytes())
+        .expect("PGN")
+        .collect();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].as_ref().expect("game 1").moves.len(), 2);
+    let err = games[1].as_ref().expect_err("game 2").to_string();
+    assert!(err.starts_with("PGN: game 2, line 7: "), "{err}");
+    assert_eq!(games[2].as_ref().expect("game 3").tag("Game"), Some("3"));
+    // Read whole, the record fails on its bad game as before.
+    assert!(record::read_games(text.as_bytes()).is_err());
+    // Passing over games does not read them; the count is the same.
+    let mut reader = record::GameReader::new(text.as_bytes()).expect("PGN");
+    let mut passed = 0;
+    while let Some(step) = reader.pass() {
+        step.expect("nothing to read wrong");
+        passed += 1;
+    }
+    assert_eq!(passed, 3);
+}
+
+#[test]
+fn a_record_read_game_by_game_is_the_record_read_whole() {
+    // Every real record, in UTF-8, GBK and UTF-16, and all of them in one file.
+    let mut all = Vec::new();
+    for (name, bytes) in pgn_records() {
+        let whole = record::read_games(&bytes).expect(&name);
+        let streamed: Vec<_> = record::GameReader::new(&bytes[..])
+            .expect(&name)
+            .collect::<Result<_, _>>()
+            .expect(&name);
+        assert_eq!(whole, streamed, "{name}");
+        let text = encoding_rs::GB18030.decode(&bytes).0.into_owned();
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let from_utf16: Vec<_> = record::GameReader::new(&utf16[..])
+            .expect(&name)
+            .collect::<Result<_, _>>()
+            .expect(&name);
+        assert_eq!(
+            from_utf16.iter().map(|g| &g.moves).collect::<Vec<_>>(),
+            whole.iter().map(|g| &g.moves).collect::<Vec<_>>(),
+            "{name} in UTF-16"
+        );
+        all.extend_from_slice(&bytes);
+        all.extend_from_slice(b"\r\n");
+    }
+    let games: Vec<_> = record::GameReader::new(&all[..])
+        .expect("all")
+        .collect::<Result<_, _>>()
+        .expect("all");
+    assert_eq!(games.len(), pgn_records().len());
+}

@@ -140,14 +140,19 @@ pub fn game_number(value: Option<&OsString>) -> Result<Option<usize>, String> {
     }
 }
 
-/// Reads a record file: its bytes and the name the sheet shows.
-pub fn read_file(path: &Path) -> Result<(String, Vec<u8>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
-    let name = path.file_name().map_or_else(
+/// Opens a record file, to be read game by game: the file and the name the sheet shows.
+pub fn open_record(path: &Path) -> Result<(String, std::fs::File), String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
+    Ok((record_name(path), file))
+}
+
+/// The name a sheet shows for the record at `path`: its file name.
+pub fn record_name(path: &Path) -> String {
+    path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
-    );
-    Ok((name, bytes))
+    )
 }
 
 /// The message of a dispute that cannot be taken from the record at `path`, naming the option.
@@ -180,8 +185,9 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
                     )
                 }
             };
-            let (name, bytes) = read_file(path)?;
-            Dispute::from_record(&name, &bytes, game, at).map_err(|e| dispute_error(path, &e))?
+            // Read game by game: a large record costs the memory of one game.
+            let (name, file) = open_record(path)?;
+            Dispute::from_reader(&name, file, game, at).map_err(|e| dispute_error(path, &e))?
         }
         None => {
             let request = Request {

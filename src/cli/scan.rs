@@ -6,19 +6,20 @@
 //! books rule), or, if no position comes back a third time, after its first move (twice: a
 //! forecast, said as such).
 
-use super::judge::{game_number, read_file, ruleset};
+use super::EXIT_BAD_INPUT;
+use super::judge::{game_number, open_record, record_name, ruleset};
 use super::render::LangArg;
 use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
 use qili::notation::{Notation, write_move};
-use qili::record::Game;
 use qili::record::dispute::{self, Repetition, repetitions, round_of};
+use qili::record::{Format, Game, GameReader, RecordError};
 use qili::referee::{ForbiddenMove, GameOptions, Referee};
 use qili::rules::{self, Options, Ruling};
 use qili::sheet::{Lang, words};
 use qili::{Color, Move, Position};
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use unicode_width::UnicodeWidthStr;
 
@@ -34,8 +35,9 @@ pub enum ScanFormat {
 /// Arguments of `qili scan`.
 #[derive(Args)]
 pub struct ScanArgs {
-    /// The game record: PGN (UTF-8 or GBK), XQF, DhtmlXQ or UCCI position strings.
-    #[arg(long, visible_alias = "pgn", value_name = "FILE")]
+    /// The game record: PGN (UTF-8 or GBK), XQF, DhtmlXQ or UCCI position strings; or a
+    /// directory: each file in it (not in its subdirectories), in name order.
+    #[arg(long, visible_alias = "pgn", value_name = "FILE|DIR")]
     record: PathBuf,
     /// Only this game of the record, from 1 (default: every game).
     #[arg(long)]
@@ -110,66 +112,179 @@ fn forbidden_after(
     (referee.forbidden_moves(), referee.position().turn())
 }
 
-/// Scans the chosen games and prints what it finds.
+/// The record files `--record` names: the file, or each file of the directory (not those in
+/// its subdirectories), in name order.
+fn record_files(path: &Path) -> Result<Vec<PathBuf>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
+    if !meta.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let entries =
+        std::fs::read_dir(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("--record {}: {e}", path.display()))?;
+        if entry.file_type().is_ok_and(|t| t.is_file()) {
+            files.push(entry.path());
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// How many games the record at `path` holds (its games passed over, not read).
+fn count_games(path: &Path) -> Result<usize, String> {
+    let (_, file) = open_record(path)?;
+    let mut games =
+        GameReader::new(file).map_err(|e| format!("--record {}: {e}", path.display()))?;
+    let mut count = 0;
+    while let Some(read) = games.pass() {
+        read.map_err(|e| format!("--record {}: {e}", path.display()))?;
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Why game `number` of the record at `path` cannot be read, naming the game.
+fn game_error(path: &Path, number: usize, e: &RecordError) -> String {
+    match e.format() {
+        // Their messages name the game (or block) and line already.
+        Some(Format::Pgn | Format::DhtmlXq) => format!("--record {}: {e}", path.display()),
+        _ => format!("--record {}: game {number}: {e}", path.display()),
+    }
+}
+
+/// Scans the chosen games and prints what it finds. A game (or a file of a directory) that cannot
+/// be read is reported on standard error, with its number and why, and the others are scanned:
+/// the exit status is then 2.
 pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
     let options = Options {
         ruleset: ruleset(&args.ruleset)?,
         ..Options::default()
     };
     let only = game_number(args.game.as_ref())?;
-    let (name, bytes) = read_file(&args.record)?;
-    let games = qili::record::read_games(&bytes)
-        .map_err(|e| format!("--record {}: {e}", args.record.display()))?;
-    if let Some(n) = only.filter(|n| *n > games.len()) {
-        return Err(format!(
-            "--game: game {n}: the record holds {} game(s), numbered from 1",
-            games.len()
-        ));
-    }
     let lang = args.lang.lang();
-    let path = args.record.display().to_string();
-    let (mut total, mut threefold) = (0, 0);
-    for (i, game) in games.iter().enumerate() {
-        let number = i + 1;
-        if only.is_some_and(|n| n != number) {
-            continue;
-        }
-        let found: Vec<Found> = repetitions(&game.start, &game.moves)
-            .into_iter()
-            .map(|run| {
-                let moves = &game.moves[..=run.ruled_at];
-                let (forbidden, to_move) = forbidden_after(game.start, moves, options);
-                Found {
-                    ruling: rules::rule(&game.start, moves, &options),
-                    run,
-                    forbidden,
-                    to_move,
-                }
-            })
-            .collect();
-        total += found.len();
-        threefold += found.iter().filter(|f| f.run.threefold.is_some()).count();
-        match args.format {
-            ScanFormat::Json => outln!("{}", game_json(&name, number, game, &found)),
-            ScanFormat::Text => out!(
+    let files = record_files(&args.record)?;
+    let directory = files.len() != 1 || files[0] != args.record;
+    let (mut scanned, mut total, mut threefold, mut unread) = (0, 0, 0, 0);
+    let mut report = |message: String, name: &str, number: Option<usize>| {
+        unread += 1;
+        if args.format == ScanFormat::Json {
+            outln!(
                 "{}",
-                game_text(&name, &path, number, games.len(), game, &found, lang)
-            ),
+                serde_json::json!({ "record": name, "game": number, "error": message })
+            );
+        }
+        eprintln!("qili: {message}");
+    };
+    for path in &files {
+        let name = record_name(path);
+        // A directory's file that is no record is reported and passed over; a record named
+        // alone that cannot be opened at all is the command's error.
+        let opened = count_games(path).and_then(|count| {
+            let (_, file) = open_record(path)?;
+            let games =
+                GameReader::new(file).map_err(|e| format!("--record {}: {e}", path.display()))?;
+            Ok((count, games))
+        });
+        let (count, games) = match opened {
+            Ok(opened) => opened,
+            Err(message) if directory => {
+                report(message, &name, None);
+                continue;
+            }
+            Err(message) => return Err(message),
+        };
+        if let Some(n) = only.filter(|n| *n > count) {
+            let message =
+                format!("--game: game {n}: the record holds {count} game(s), numbered from 1");
+            if directory {
+                report(format!("{}: {message}", path.display()), &name, Some(n));
+                continue;
+            }
+            return Err(message);
+        }
+        let display = path.display().to_string();
+        let mut games = games;
+        let mut number = 0;
+        loop {
+            number += 1;
+            // The games before the one asked for are passed over, not read.
+            if only.is_some_and(|n| number < n) {
+                match games.pass() {
+                    Some(Ok(())) => continue,
+                    Some(Err(e)) => report(game_error(path, number, &e), &name, Some(number)),
+                    None => {}
+                }
+                break;
+            }
+            let game = match games.next() {
+                None => break,
+                Some(Ok(game)) => game,
+                Some(Err(e)) => {
+                    report(game_error(path, number, &e), &name, Some(number));
+                    if only.is_some() {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            let found = scan_game(&game, options);
+            scanned += 1;
+            total += found.len();
+            threefold += found.iter().filter(|f| f.run.threefold.is_some()).count();
+            match args.format {
+                ScanFormat::Json => outln!("{}", game_json(&name, number, &game, &found)),
+                ScanFormat::Text => out!(
+                    "{}",
+                    game_text(&name, &display, number, count, &game, &found, lang)
+                ),
+            }
+            if only.is_some() {
+                break;
+            }
         }
     }
     if args.format == ScanFormat::Text {
-        let games_scanned = if only.is_some() { 1 } else { games.len() };
         outln!(
             "{}",
             lang.label(
-                &format!("共{games_scanned}局，{total}处重复，其中{threefold}处达三次。"),
+                &format!("共{scanned}局，{total}处重复，其中{threefold}处达三次。"),
                 &format!(
-                    "{games_scanned} game(s), {total} repetition(s), {threefold} reaching three occurrences."
+                    "{scanned} game(s), {total} repetition(s), {threefold} reaching three occurrences."
                 ),
             )
         );
     }
+    if unread > 0 {
+        eprintln!(
+            "qili: {unread} {} could not be read (the others are scanned above)",
+            if unread == 1 {
+                "game or file"
+            } else {
+                "games or files"
+            }
+        );
+        return Ok(ExitCode::from(EXIT_BAD_INPUT));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every repetition of `game`, each ruled, with the forbidden moves at that moment.
+fn scan_game(game: &Game, options: Options) -> Vec<Found> {
+    repetitions(&game.start, &game.moves)
+        .into_iter()
+        .map(|run| {
+            let moves = &game.moves[..=run.ruled_at];
+            let (forbidden, to_move) = forbidden_after(game.start, moves, options);
+            Found {
+                ruling: rules::rule(&game.start, moves, &options),
+                run,
+                forbidden,
+                to_move,
+            }
+        })
+        .collect()
 }
 
 fn sides_text(r: &Ruling, lang: Lang) -> String {

@@ -3,12 +3,14 @@
 //! object a line (the library's `referee::Status`), for an engine harness or a GUI to pipe moves
 //! through.
 
-use super::judge::{NotationArg, Side, game_number, read_file, ruleset, sides, utf8};
+use super::judge::{
+    NotationArg, Side, dispute_error, game_number, open_record, ruleset, sides, utf8,
+};
 use super::render::LangArg;
 use clap::Args;
 use qili::Color;
+use qili::record::Dispute;
 use qili::record::dispute::split_moves;
-use qili::record::read_games;
 use qili::referee::{EndKind, ForbiddenMove, GameEnd, GameOptions, Referee, Status};
 use qili::request::Request;
 use qili::rules::{Options, Texts};
@@ -95,23 +97,9 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
     };
     if let Some(path) = &args.record {
         let number = game_number(args.game.as_ref())?;
-        let (_, bytes) = read_file(path)?;
-        let games = read_games(&bytes).map_err(|e| format!("--record {}: {e}", path.display()))?;
-        let chosen = match (number, games.len()) {
-            (Some(n), count) if n > count => {
-                return Err(format!(
-                    "--game: game {n}: the record holds {count} game(s), numbered from 1"
-                ));
-            }
-            (Some(n), _) => &games[n - 1],
-            (None, 1) => &games[0],
-            (None, count) => {
-                return Err(format!(
-                    "--record {}: the record holds {count} games; choose one with --game N",
-                    path.display()
-                ));
-            }
-        };
+        let (name, file) = open_record(path)?;
+        let chosen =
+            Dispute::from_reader(&name, file, number, None).map_err(|e| dispute_error(path, &e))?;
         let mut referee = Referee::new(chosen.start, options, game);
         for &m in &chosen.moves {
             let status = referee

@@ -168,6 +168,23 @@ pub fn read_games(text: &str) -> Result<Vec<Game>, DhtmlXqError> {
         .collect()
 }
 
+/// Reads each block of `text` on its own: a block that cannot be read is an error item, and the
+/// others are still read (one error item if there is no block).
+pub fn read_each(text: &str) -> Vec<Result<Game, DhtmlXqError>> {
+    let blocks = blocks(text);
+    if blocks.is_empty() {
+        return vec![Err(DhtmlXqError {
+            game: 0,
+            kind: DhtmlXqErrorKind::NoFields,
+        })];
+    }
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(game, block)| read_block(block).map_err(|kind| DhtmlXqError { game, kind }))
+        .collect()
+}
+
 /// Reads the first block of `text`; the blocks after it are not read.
 pub fn read_game(text: &str) -> Result<Game, DhtmlXqError> {
     let first = blocks(text).into_iter().next().ok_or(DhtmlXqError {

@@ -10,7 +10,7 @@
 //! assert_eq!(at, At::Round(32, Some(Color::Black)));
 //! ```
 
-use super::{Game, RecordError, read_games};
+use super::{Game, GameReader, RecordError};
 use crate::color::Color;
 use crate::moves::Move;
 use crate::position::Position;
@@ -111,8 +111,55 @@ impl Dispute {
         game: Option<usize>,
         at: Option<At>,
     ) -> Result<Dispute, DisputeError> {
-        let games = read_games(bytes)?;
-        let (number, chosen) = choose_game(&games, game)?;
+        Dispute::from_reader(name, bytes, game, at)
+    }
+
+    /// [`Dispute::from_record`] from a reader, read game by game: only the chosen game is read
+    /// (the others are passed over, to count them), so a record of any size is read in the memory
+    /// of one game; the games other than the chosen one need not be readable.
+    pub fn from_reader<R: std::io::Read>(
+        name: &str,
+        source: R,
+        game: Option<usize>,
+        at: Option<At>,
+    ) -> Result<Dispute, DisputeError> {
+        let mut games = GameReader::new(source)?;
+        let (number, chosen) = match game {
+            Some(number) => {
+                for passed in 0..number.saturating_sub(1) {
+                    match games.pass() {
+                        Some(read) => read?,
+                        None => {
+                            return Err(DisputeError::NoSuchGame {
+                                number,
+                                count: passed,
+                            });
+                        }
+                    }
+                }
+                match games.next() {
+                    Some(chosen) => (number, chosen?),
+                    None => {
+                        return Err(DisputeError::NoSuchGame {
+                            number,
+                            count: number.saturating_sub(1),
+                        });
+                    }
+                }
+            }
+            None => {
+                let first = games.next().ok_or(RecordError::Empty)??;
+                match games.next() {
+                    None => (1, first),
+                    Some(second) => return Err(choose(first, second, games)),
+                }
+            }
+        };
+        let mut count = number;
+        while let Some(read) = games.pass() {
+            read?;
+            count += 1;
+        }
         let keep = match at {
             Some(at) => moves_until(&chosen.start, &chosen.moves, at)?,
             None => chosen.moves.len(),
@@ -123,10 +170,10 @@ impl Dispute {
             source: Some(Source {
                 name: name.to_string(),
                 game: number,
-                games: games.len(),
-                title: title(chosen),
+                games: count,
+                title: title(&chosen),
                 plies: chosen.moves.len(),
-                tags: chosen.tags.clone(),
+                tags: chosen.tags,
             }),
         })
     }
@@ -167,7 +214,7 @@ pub enum DisputeError {
     ChooseGame {
         /// How many games.
         count: usize,
-        /// Each game's number and title.
+        /// The first few games' numbers and titles (at most 8, the message under 1 KiB).
         listing: String,
     },
     /// The game number is not in the record.
@@ -226,7 +273,59 @@ fn listed(game: &Game) -> String {
     }
 }
 
-/// The game numbered `number` (from 1); with no number, the only game, or an error listing them.
+/// How many games a [`DisputeError::ChooseGame`] lists, and how many characters of each title:
+/// the message stays under 1 KiB however many games the record holds.
+const LISTED: usize = 8;
+const LISTED_TITLE: usize = 60;
+
+/// The listing of a [`DisputeError::ChooseGame`]: the first games' titles (from game 1), of
+/// `count` games in all.
+fn listing(titles: impl Iterator<Item = String>, count: usize) -> String {
+    let mut parts: Vec<String> = titles
+        .take(LISTED)
+        .enumerate()
+        .map(|(i, title)| {
+            let short: String = title.chars().take(LISTED_TITLE).collect();
+            let cut = if short.len() < title.len() { "…" } else { "" };
+            format!("{}. {short}{cut}", i + 1)
+        })
+        .collect();
+    if count > parts.len() {
+        parts.push(format!("… (qili scan lists all {count})"));
+    }
+    parts.join("; ")
+}
+
+/// The error of a record with several games and none chosen, the first two already read: the
+/// first few are listed, the rest only counted.
+fn choose<R: std::io::Read>(
+    first: Game,
+    second: Result<Game, RecordError>,
+    mut rest: GameReader<R>,
+) -> DisputeError {
+    let title = |game: &Result<Game, RecordError>| match game {
+        Ok(game) => listed(game),
+        Err(_) => "cannot be read".to_string(),
+    };
+    let mut titles = vec![listed(&first), title(&second)];
+    while titles.len() < LISTED {
+        match rest.next() {
+            Some(game) => titles.push(title(&game)),
+            None => break,
+        }
+    }
+    let mut count = titles.len();
+    while rest.pass().is_some() {
+        count += 1;
+    }
+    DisputeError::ChooseGame {
+        count,
+        listing: listing(titles.into_iter(), count),
+    }
+}
+
+/// The game numbered `number` (from 1); with no number, the only game, or an error listing the
+/// first few.
 pub fn choose_game(games: &[Game], number: Option<usize>) -> Result<(usize, &Game), DisputeError> {
     match number {
         Some(n) => n
@@ -240,12 +339,7 @@ pub fn choose_game(games: &[Game], number: Option<usize>) -> Result<(usize, &Gam
         None if games.len() == 1 => Ok((1, &games[0])),
         None => Err(DisputeError::ChooseGame {
             count: games.len(),
-            listing: games
-                .iter()
-                .enumerate()
-                .map(|(i, g)| format!("{}. {}", i + 1, listed(g)))
-                .collect::<Vec<_>>()
-                .join("; "),
+            listing: listing(games.iter().map(listed), games.len()),
         }),
     }
 }

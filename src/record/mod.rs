@@ -95,13 +95,16 @@ pub enum RecordError {
     /// A UCCI position string that cannot be read.
     #[error("UCCI position: {0}")]
     Ucci(#[from] UcciError),
+    /// The record's source could not be read (a file's read failed).
+    #[error("cannot read it: {0}")]
+    Io(String),
 }
 
 impl RecordError {
     /// The format the record was read as, if it is one qili reads.
     pub fn format(&self) -> Option<Format> {
         match self {
-            RecordError::Empty | RecordError::Unsupported(_) => None,
+            RecordError::Empty | RecordError::Unsupported(_) | RecordError::Io(_) => None,
             RecordError::Pgn(_) => Some(Format::Pgn),
             RecordError::Xqf(_) => Some(Format::Xqf),
             RecordError::DhtmlXq(_) => Some(Format::DhtmlXq),
@@ -205,17 +208,9 @@ fn is_fen_line(text: &str) -> bool {
 
 /// Reads every game of a record in any format qili reads: all games of a PGN file, every
 /// `[DhtmlXQ]` block, every non-empty line of UCCI position strings, the one game of an XQF.
+/// Fails on the first game that cannot be read; [`GameReader`] reads on past it.
 pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
-    Ok(match format(bytes)? {
-        Format::Xqf => vec![xqf::read(bytes)?],
-        Format::Pgn => pgn::read_games(bytes)?,
-        Format::DhtmlXq => dhtmlxq::read_games(&decode_text(bytes))?,
-        Format::Ucci => decode_text(bytes)
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(ucci::read)
-            .collect::<Result<_, _>>()?,
-    })
+    GameReader::told(format(bytes)?, Vec::new(), bytes)?.collect()
 }
 
 /// Reads the first game of a record in any format qili reads; what follows it is not read.
@@ -230,4 +225,121 @@ pub fn read_game(bytes: &[u8]) -> Result<Game, RecordError> {
             ucci::read(first)?
         }
     })
+}
+
+/// How many bytes of a record decide its format when it is read game by game.
+const HEAD: usize = 64 * 1024;
+
+/// A record of any format qili reads, game by game: a PGN record is read from its source one game
+/// at a time (the memory of its largest game, whatever the file's size); the other formats, small
+/// by nature, are read whole. Each item is a game or why it cannot be read, and the games after a
+/// bad one are still read (a bad XQF file, or a UCCI line, is one error item).
+///
+/// ```
+/// use qili::record::GameReader;
+///
+/// let text = "[Game \"1\"]\n1. 炮二平五 *\n[Game \"2\"]\n1. 炮二进九 *\n[Game \"3\"]\n*\n";
+/// let games: Vec<_> = GameReader::new(text.as_bytes()).unwrap().collect();
+/// assert!(games[0].is_ok() && games[2].is_ok());
+/// assert!(games[1].as_ref().unwrap_err().to_string().starts_with("PGN: game 2, line 4"));
+/// ```
+pub struct GameReader<R: std::io::Read> {
+    format: Format,
+    games: Games<R>,
+}
+
+enum Games<R: std::io::Read> {
+    Pgn(pgn::Reader<std::io::Chain<std::io::Cursor<Vec<u8>>, R>>),
+    Read(std::vec::IntoIter<Result<Game, RecordError>>),
+}
+
+impl<R: std::io::Read> GameReader<R> {
+    /// Reads the first 64 KiB of `source` to tell its format (a record that does not look like PGN
+    /// there is read whole and told by all of it); an error if it is empty, in a format qili does
+    /// not read, or cannot be read.
+    pub fn new(mut source: R) -> Result<GameReader<R>, RecordError> {
+        use std::io::Read;
+        let mut head = Vec::with_capacity(HEAD);
+        source
+            .by_ref()
+            .take(HEAD as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| RecordError::Io(e.to_string()))?;
+        // A head cut short is judged by its whole lines only.
+        let whole = match head.iter().rposition(|&b| b == b'\n') {
+            Some(end) if head.len() == HEAD => &head[..=end],
+            _ => &head[..],
+        };
+        let format = match format(whole) {
+            Ok(Format::Pgn) => Format::Pgn,
+            told if head.len() < HEAD => told?,
+            _ => {
+                source
+                    .read_to_end(&mut head)
+                    .map_err(|e| RecordError::Io(e.to_string()))?;
+                format(&head)?
+            }
+        };
+        GameReader::told(format, head, source)
+    }
+
+    /// A reader of a record in `format`, whose first bytes `head` were read from `source`.
+    fn told(
+        format: Format,
+        mut head: Vec<u8>,
+        mut source: R,
+    ) -> Result<GameReader<R>, RecordError> {
+        use std::io::Read;
+        if format == Format::Pgn {
+            let source = std::io::Cursor::new(head).chain(source);
+            return Ok(GameReader {
+                format,
+                games: Games::Pgn(pgn::Reader::new(source)),
+            });
+        }
+        source
+            .read_to_end(&mut head)
+            .map_err(|e| RecordError::Io(e.to_string()))?;
+        let games: Vec<Result<Game, RecordError>> = match format {
+            Format::Xqf => vec![xqf::read(&head).map_err(RecordError::from)],
+            Format::DhtmlXq => dhtmlxq::read_each(&decode_text(&head))
+                .into_iter()
+                .map(|g| g.map_err(RecordError::from))
+                .collect(),
+            Format::Ucci | Format::Pgn => decode_text(&head)
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| ucci::read(l).map_err(RecordError::from))
+                .collect(),
+        };
+        Ok(GameReader {
+            format,
+            games: Games::Read(games.into_iter()),
+        })
+    }
+
+    /// The record's format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Passes over the next game without reading its moves (a PGN game's text is only cut out):
+    /// `None` at the end, else whether the record could be read that far.
+    pub fn pass(&mut self) -> Option<Result<(), RecordError>> {
+        match &mut self.games {
+            Games::Pgn(reader) => reader.pass().map(|r| r.map_err(RecordError::from)),
+            Games::Read(games) => games.next().map(|_| Ok(())),
+        }
+    }
+}
+
+impl<R: std::io::Read> Iterator for GameReader<R> {
+    type Item = Result<Game, RecordError>;
+
+    fn next(&mut self) -> Option<Result<Game, RecordError>> {
+        match &mut self.games {
+            Games::Pgn(reader) => reader.next().map(|r| r.map_err(RecordError::from)),
+            Games::Read(games) => games.next(),
+        }
+    }
 }

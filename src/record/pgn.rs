@@ -24,7 +24,6 @@
 //! ```
 
 use super::game::Game;
-use super::text::decode_text;
 use crate::color::Color;
 use crate::fen::FenError;
 use crate::moves::Move;
@@ -50,6 +49,9 @@ pub enum PgnErrorKind {
     /// Nothing that looks like a game.
     #[error("no game found")]
     NoGame,
+    /// The record could not be read to its end (a file's read failed).
+    #[error("cannot read on: {0}")]
+    Io(String),
     /// A tag pair that is not `[Name "value"]`.
     #[error("bad tag: {0}")]
     BadTag(String),
@@ -98,32 +100,316 @@ impl PgnError {
 
 /// Reads the first game of a record (UTF-8 or GBK/GB18030); anything after it is ignored.
 pub fn read_game(bytes: &[u8]) -> Result<Game, PgnError> {
-    let text = decode_text(bytes);
-    let mut lexer = Lexer::new(&text);
-    read_next(&mut lexer, 0)?.ok_or(PgnError {
-        game: 0,
-        line: 1,
-        kind: PgnErrorKind::NoGame,
-    })
+    Reader::new(bytes).next().unwrap_or(Err(no_game()))
 }
 
 /// Reads every game of a record; fails on the first game that cannot be read.
 pub fn read_games(bytes: &[u8]) -> Result<Vec<Game>, PgnError> {
-    let text = decode_text(bytes);
-    let mut lexer = Lexer::new(&text);
-    let mut games = Vec::new();
-    while let Some(game) = read_next(&mut lexer, games.len())? {
-        games.push(game);
-        lexer.skip_to_tag_line();
+    Reader::new(bytes).collect()
+}
+
+/// The error of a record with no game in it.
+fn no_game() -> PgnError {
+    PgnError {
+        game: 0,
+        line: 1,
+        kind: PgnErrorKind::NoGame,
     }
-    if games.is_empty() {
-        return Err(PgnError {
-            game: 0,
-            line: 1,
-            kind: PgnErrorKind::NoGame,
+}
+
+/// How many bytes of a record decide its encoding when it is read game by game.
+const SNIFF: usize = 64 * 1024;
+
+/// A PGN record read game by game from `R`: only one game's text is held at a time, so a record
+/// of any size is read in the memory of its largest game. A game that cannot be read is an error
+/// item, and the games after it are still read; a record with no game at all gives one
+/// [`PgnErrorKind::NoGame`] error.
+///
+/// A new game begins at a tag line (`[…`) that follows move text (outside comments). The
+/// encoding is decided by the first 64 KiB: UTF-8 (with or without BOM), UTF-16 with a BOM (read
+/// whole), else GB18030.
+///
+/// ```
+/// use qili::record::pgn::Reader;
+///
+/// let text = "[Game \"1\"]\n1. 炮二平五 *\n[Game \"2\"]\n1. 炮八平五 *\n";
+/// let games: Vec<_> = Reader::new(text.as_bytes()).collect::<Result<_, _>>().unwrap();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].tag("Game"), Some("2"));
+/// ```
+pub struct Reader<R> {
+    lines: Lines<R>,
+    /// The game being gathered, and the first line of the next one once it is seen.
+    split: Splitter,
+    next_line: Option<String>,
+    /// Games found so far (read or skipped).
+    games: usize,
+    done: bool,
+}
+
+/// A game's text as the splitter cut it.
+struct Chunk {
+    text: String,
+    /// The record's line number of its first line.
+    first_line: usize,
+    /// Whether it holds a tag or a move-text token (else it is comments and blank lines only,
+    /// which is no game).
+    content: bool,
+}
+
+impl<R: std::io::Read> Reader<R> {
+    /// A reader of the PGN record `source`.
+    pub fn new(source: R) -> Reader<R> {
+        Reader {
+            lines: Lines::new(source),
+            split: Splitter::default(),
+            next_line: None,
+            games: 0,
+            done: false,
+        }
+    }
+
+    /// The next game's text, or `None` at the end.
+    fn next_chunk(&mut self) -> Option<Result<Chunk, PgnError>> {
+        loop {
+            if self.done {
+                return None;
+            }
+            let line = match self.next_line.take() {
+                Some(line) => Some(line),
+                None => match self.lines.next() {
+                    Some(Ok(line)) => Some(line),
+                    Some(Err(e)) => {
+                        self.done = true;
+                        return Some(Err(PgnError {
+                            game: self.games,
+                            line: self.lines.number,
+                            kind: PgnErrorKind::Io(e.to_string()),
+                        }));
+                    }
+                    None => None,
+                },
+            };
+            let chunk = match line {
+                Some(line) => match self.split.push(line, self.lines.number) {
+                    Ok(()) => continue,
+                    Err((chunk, line)) => {
+                        self.next_line = Some(line);
+                        chunk
+                    }
+                },
+                None => {
+                    self.done = true;
+                    self.split.take()
+                }
+            };
+            if chunk.content {
+                self.games += 1;
+                return Some(Ok(chunk));
+            }
+            if self.done && self.games == 0 {
+                return Some(Err(no_game()));
+            }
+        }
+    }
+
+    /// Passes over the next game without reading its moves: `None` at the end, else whether the
+    /// record could be read that far (only reading the file can fail).
+    pub fn pass(&mut self) -> Option<Result<(), PgnError>> {
+        match self.next_chunk()? {
+            Ok(_) => Some(Ok(())),
+            Err(e) if e.kind == PgnErrorKind::NoGame => None,
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+impl<R: std::io::Read> Iterator for Reader<R> {
+    type Item = Result<Game, PgnError>;
+
+    fn next(&mut self) -> Option<Result<Game, PgnError>> {
+        let chunk = match self.next_chunk()? {
+            Ok(chunk) => chunk,
+            Err(e) => return Some(Err(e)),
+        };
+        let index = self.games - 1;
+        let mut lexer = Lexer::new(&chunk.text);
+        let read = read_next(&mut lexer, index).map_err(|mut e| {
+            e.line += chunk.first_line - 1;
+            e
         });
+        Some(read.and_then(|game| game.ok_or_else(no_game)))
     }
-    Ok(games)
+}
+
+/// Cuts a record's lines into games: a tag line that follows move text begins the next game.
+/// Tracks `{…}` comments across lines, so a `[` inside one begins nothing.
+#[derive(Default)]
+struct Splitter {
+    text: String,
+    first_line: usize,
+    in_comment: bool,
+    /// The game has move text (a token outside tags and comments).
+    body: bool,
+    /// The game has a tag or move text.
+    content: bool,
+}
+
+impl Splitter {
+    /// Adds line number `number`; when it begins the next game, hands back the finished game and
+    /// the line, which the caller pushes again.
+    fn push(&mut self, line: String, number: usize) -> Result<(), (Chunk, String)> {
+        let trimmed = line.trim_start();
+        let tag = !self.in_comment && trimmed.starts_with('[');
+        if tag && self.body {
+            return Err((self.take(), line));
+        }
+        if self.text.is_empty() {
+            self.first_line = number;
+        }
+        if tag {
+            self.content = true;
+        } else if self.tokens(&line) {
+            self.body = true;
+            self.content = true;
+        }
+        self.text.push_str(&line);
+        Ok(())
+    }
+
+    /// Whether a line that is no tag line holds a move-text token outside comments, as the lexer
+    /// reads it: `;` comments out the rest of a line, and `%` a line that begins with it.
+    fn tokens(&mut self, line: &str) -> bool {
+        let mut token = false;
+        let mut at_start = true;
+        for c in line.chars() {
+            if self.in_comment {
+                if c == '}' {
+                    self.in_comment = false;
+                }
+                continue;
+            }
+            match c {
+                c if c.is_whitespace() => continue,
+                '{' => self.in_comment = true,
+                ';' => break,
+                '%' if at_start => break,
+                _ => token = true,
+            }
+            at_start = false;
+        }
+        token
+    }
+
+    /// The game gathered so far; the splitter starts the next one.
+    fn take(&mut self) -> Chunk {
+        let chunk = Chunk {
+            text: std::mem::take(&mut self.text),
+            first_line: self.first_line.max(1),
+            content: self.content,
+        };
+        self.body = false;
+        self.content = false;
+        chunk
+    }
+}
+
+/// A record's lines, decoded, each with its line end.
+struct Lines<R> {
+    source: Source<R>,
+    raw: Vec<u8>,
+    /// The number of the last line handed out.
+    number: usize,
+}
+
+/// Where a record's lines come from.
+enum Source<R> {
+    /// Nothing read yet.
+    Fresh(R),
+    /// The first bytes, put back in front of the rest, and their encoding (UTF-8 or GB18030).
+    Bytes(
+        std::io::BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, R>>,
+        &'static encoding_rs::Encoding,
+    ),
+    /// A UTF-16 record, decoded whole: its lines cannot be cut as bytes.
+    Whole(std::vec::IntoIter<String>),
+    /// At the end, or after an error.
+    Done,
+}
+
+impl<R: std::io::Read> Lines<R> {
+    fn new(source: R) -> Lines<R> {
+        Lines {
+            source: Source::Fresh(source),
+            raw: Vec::new(),
+            number: 0,
+        }
+    }
+
+    /// Reads the first bytes and decides the encoding from them.
+    fn open(mut source: R) -> std::io::Result<Source<R>> {
+        use std::io::Read;
+        let mut head = Vec::with_capacity(SNIFF);
+        source.by_ref().take(SNIFF as u64).read_to_end(&mut head)?;
+        let (encoding, bom) = match encoding_rs::Encoding::for_bom(&head) {
+            Some(found) => found,
+            None => match std::str::from_utf8(&head) {
+                // Valid, or cut in the middle of a character at the end.
+                Ok(_) => (encoding_rs::UTF_8, 0),
+                Err(e) if e.error_len().is_none() => (encoding_rs::UTF_8, 0),
+                Err(_) => (encoding_rs::GB18030, 0),
+            },
+        };
+        head.drain(..bom);
+        if encoding == encoding_rs::UTF_8 || encoding == encoding_rs::GB18030 {
+            let bytes = std::io::Cursor::new(head).chain(source);
+            return Ok(Source::Bytes(std::io::BufReader::new(bytes), encoding));
+        }
+        source.read_to_end(&mut head)?;
+        let text = encoding.decode_without_bom_handling(&head).0;
+        let lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+        Ok(Source::Whole(lines.into_iter()))
+    }
+}
+
+impl<R: std::io::Read> Iterator for Lines<R> {
+    type Item = std::io::Result<String>;
+
+    fn next(&mut self) -> Option<std::io::Result<String>> {
+        use std::io::BufRead;
+        if let Source::Fresh(_) = self.source {
+            let Source::Fresh(source) = std::mem::replace(&mut self.source, Source::Done) else {
+                return None;
+            };
+            match Lines::open(source) {
+                Ok(opened) => self.source = opened,
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        let line = match &mut self.source {
+            Source::Fresh(_) | Source::Done => return None,
+            Source::Whole(lines) => lines.next()?,
+            Source::Bytes(bytes, encoding) => {
+                self.raw.clear();
+                match bytes.read_until(b'\n', &mut self.raw) {
+                    Ok(0) => {
+                        self.source = Source::Done;
+                        return None;
+                    }
+                    Ok(_) => encoding
+                        .decode_without_bom_handling(&self.raw)
+                        .0
+                        .into_owned(),
+                    Err(e) => {
+                        self.source = Source::Done;
+                        return Some(Err(e));
+                    }
+                }
+            }
+        };
+        self.number += 1;
+        Some(Ok(line))
+    }
 }
 
 struct Lexer<'a> {
@@ -174,21 +460,6 @@ impl<'a> Lexer<'a> {
             .rsplit('\n')
             .next()
             .is_none_or(|s| s.trim().is_empty())
-    }
-
-    /// Skips what follows a result: the rest of its line, then lines up to the next tag line.
-    fn skip_to_tag_line(&mut self) {
-        if !self.at_line_start() {
-            self.skip_line();
-        }
-        loop {
-            let rest = &self.text[self.at..];
-            let line = rest.split('\n').next().unwrap_or("");
-            if rest.is_empty() || line.trim_start().starts_with('[') {
-                return;
-            }
-            self.skip_line();
-        }
     }
 
     /// Skips a `{…}` comment; the `{` is next.
