@@ -89,3 +89,96 @@ fn load_refuses_a_non_loopback_address_without_connecting() {
         assert!(started.elapsed() < Duration::from_secs(2), "{addr}");
     }
 }
+
+#[test]
+fn the_platform_mix_is_what_qili_load_makes_and_it_runs_against_serve() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mix = format!("{root}/benches/data/platform-mix.jsonl");
+    let made = Command::new(QILI)
+        .args(["load", "--platform-mix", &format!("{root}/tests/data/pgn")])
+        .output()
+        .expect("run qili load --platform-mix");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let file = std::fs::read_to_string(&mix).expect("benches/data/platform-mix.jsonl");
+    assert!(
+        String::from_utf8_lossy(&made.stdout) == file,
+        "benches/data/platform-mix.jsonl is out of date: qili load --platform-mix tests/data/pgn > \
+         benches/data/platform-mix.jsonl"
+    );
+    // A call after every move, and the cycles played on to a ruling.
+    assert!(file.lines().count() > 1_900);
+    assert_eq!(file.lines().filter(|l| l.contains("played on")).count(), 12);
+    let server = Server::start();
+    let out = Command::new(QILI)
+        .args([
+            "load",
+            "--addr",
+            &server.addr,
+            "--rpc",
+            "adjudicate",
+            "--detail",
+            "verdict",
+        ])
+        .args(["--concurrency", "4", "--duration", "1", "--cases", &mix])
+        .output()
+        .expect("run qili load");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(figure(&stdout, "ok") > 0, "{stdout}");
+    assert_eq!(figure(&stdout, "errors"), 0, "{stdout}");
+    assert!(stdout.contains("cases: 2003"), "{stdout}");
+}
+
+#[test]
+fn load_runs_from_any_directory_and_rules_in_process() {
+    // No cases/ where it runs: the checkout's are used.
+    let elsewhere = std::env::temp_dir();
+    let out = Command::new(QILI)
+        .current_dir(&elsewhere)
+        .args([
+            "load",
+            "--rpc",
+            "in-process",
+            "--duration",
+            "1",
+            "--max-requests",
+            "300",
+        ])
+        .output()
+        .expect("run qili load");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(figure(&stdout, "errors"), 0, "{stdout}");
+    assert!(figure(&stdout, "ok") > 0, "{stdout}");
+    let cpu = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("cpu per call: "))
+        .and_then(|l| l.strip_suffix(" us")?.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no cpu per call in {stdout}"));
+    assert!(cpu > 0.0, "{stdout}");
+    // Named files that are not there are the user's error, named.
+    let out = Command::new(QILI)
+        .current_dir(&elsewhere)
+        .args([
+            "load",
+            "--rpc",
+            "in-process",
+            "--duration",
+            "1",
+            "--cases",
+            "no-such.jsonl",
+        ])
+        .output()
+        .expect("run qili load");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such.jsonl"));
+}

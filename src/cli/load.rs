@@ -39,6 +39,9 @@ pub enum Rpc {
     /// The real games of `--records` over `qili.v1.Qili/Watch`: N games in flight, a stream each,
     /// each move sent once the previous one is answered (a request is a move).
     Watch,
+    /// No server: the same rulings as `adjudicate` made in this process, one at a time on one
+    /// thread, and the CPU time per ruling (what the service adds is its CPU per call less this).
+    InProcess,
 }
 
 /// How much of each ruling to ask for (`AdjudicateRequest.detail`).
@@ -88,12 +91,157 @@ pub struct LoadArgs {
     /// Most requests sent in all.
     #[arg(long, default_value_t = 10_000_000)]
     max_requests: u64,
-    /// The corpus: a .jsonl file or a folder of them.
-    #[arg(long, default_value = "cases")]
-    cases: PathBuf,
-    /// The games to play with `watch`: a game record or a folder of them.
-    #[arg(long, default_value = "tests/data/pgn")]
-    records: PathBuf,
+    /// The requests: a .jsonl file or a folder of them, each line a corpus case or an
+    /// `AdjudicateRequest` in the JSON API's form (as benches/data/platform-mix.jsonl); default:
+    /// `cases` here, else the corpus of the checkout qili was built from.
+    #[arg(long)]
+    cases: Option<PathBuf>,
+    /// The games to play with `watch`: a game record or a folder of them; default:
+    /// `tests/data/pgn` here, else in the checkout qili was built from.
+    #[arg(long)]
+    records: Option<PathBuf>,
+    /// Sends nothing: prints the platform mix of the games of RECORDS (a record or a folder of
+    /// them) as `--cases` reads it, one JSON request a line: a call after every move of each
+    /// game, as a platform that asks after each move sends them, and where a game repeats a
+    /// position without reaching a third occurrence, the calls of that cycle played on until it
+    /// does (benches/data/platform-mix.jsonl is this for tests/data/pgn).
+    #[arg(long, value_name = "RECORDS")]
+    platform_mix: Option<PathBuf>,
+}
+
+/// The record files of `path`: the file, or a folder's files in name order.
+fn record_files(path: &std::path::Path, flag: &str) -> Result<Vec<PathBuf>, String> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| format!("load: {flag} {}: {e}", path.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// `--platform-mix`: prints the requests (see the flag).
+fn platform_mix(path: &std::path::Path) -> Result<ExitCode, String> {
+    for file in record_files(path, "--platform-mix")? {
+        let bytes = std::fs::read(&file)
+            .map_err(|e| format!("load: --platform-mix {}: {e}", file.display()))?;
+        let games = qili::record::read_games(&bytes)
+            .map_err(|e| format!("load: --platform-mix {}: {e}", file.display()))?;
+        let name = file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        for (g, game) in games.iter().enumerate() {
+            let mut calls: Vec<(Vec<qili::Move>, String)> = (1..=game.moves.len())
+                .map(|k| {
+                    (
+                        game.moves[..k].to_vec(),
+                        format!("{name} #{} ply {}", g + 1, k - 1),
+                    )
+                })
+                .collect();
+            // Each repetition that stops at two occurrences, played on to the third: after the
+            // move that repeats, the cycle from the earlier occurrence once more.
+            let positions = game.positions();
+            for run in qili::record::dispute::repetitions(&game.start, &game.moves) {
+                let again = run.first + 1;
+                let earlier = (0..again).rev().find(|&j| positions[j] == positions[again]);
+                let (None, Some(earlier)) = (run.threefold, earlier) else {
+                    continue;
+                };
+                for t in 1..=again - earlier {
+                    let mut moves = game.moves[..again].to_vec();
+                    moves.extend_from_slice(&game.moves[earlier..earlier + t]);
+                    let id = format!(
+                        "{name} #{} ply {}, the cycle from ply {earlier} played on",
+                        g + 1,
+                        again + t - 1
+                    );
+                    calls.push((moves, id));
+                }
+            }
+            for (moves, request_id) in calls {
+                let request = pb::AdjudicateRequest {
+                    request_id,
+                    fen: game.start.fen(),
+                    moves: moves.iter().map(ToString::to_string).collect(),
+                    notation: pb::Notation::Iccs.into(),
+                    ..Default::default()
+                };
+                let line = serde_json::to_string(&request)
+                    .map_err(|e| format!("load: cannot write JSON: {e}"))?;
+                outln!("{line}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--cases` or `--records`, else `default` (a path in the repository) under the current
+/// directory, else in the checkout this binary was built from: so `qili load` runs anywhere.
+fn input_path(given: Option<&PathBuf>, flag: &str, default: &str) -> Result<PathBuf, String> {
+    if let Some(path) = given {
+        return Ok(path.clone());
+    }
+    let here = PathBuf::from(default);
+    if here.exists() {
+        return Ok(here);
+    }
+    let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(default);
+    if built.exists() {
+        return Ok(built);
+    }
+    Err(format!(
+        "load: no {default} here or in {} (where qili was built): name the files with {flag}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+}
+
+/// The requests of `--cases` at `detail`: a folder's corpus cases; or a .jsonl file of corpus
+/// cases (its first line has `expected`) or of requests in the JSON API's form, one a line.
+fn requests(
+    path: &std::path::Path,
+    detail: DetailArg,
+) -> Result<Vec<pb::AdjudicateRequest>, String> {
+    let cannot =
+        |e: &dyn std::fmt::Display| format!("load: cannot read cases {}: {e}", path.display());
+    let text = if path.is_dir() {
+        None
+    } else {
+        Some(std::fs::read_to_string(path).map_err(|e| cannot(&e))?)
+    };
+    let first = text
+        .as_deref()
+        .and_then(|t| t.lines().find(|l| !l.trim().is_empty()));
+    let is_case = |line: &str| {
+        serde_json::from_str::<serde_json::Value>(line).is_ok_and(|v| v.get("expected").is_some())
+    };
+    let out: Vec<pb::AdjudicateRequest> = match (text.as_deref(), first) {
+        (Some(text), Some(first)) if !is_case(first) => text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .map(|(n, line)| {
+                let mut request: pb::AdjudicateRequest =
+                    serde_json::from_str(line).map_err(|e| {
+                        format!("load: {}:{}: not a request: {e}", path.display(), n + 1)
+                    })?;
+                request.detail = detail.pb().into();
+                Ok(request)
+            })
+            .collect::<Result<_, String>>()?,
+        _ => corpus::load(path)
+            .map_err(|e| cannot(&e))?
+            .iter()
+            .map(|c| to_request(c, detail))
+            .collect(),
+    };
+    if out.is_empty() {
+        return Err(format!("load: no cases in {}", path.display()));
+    }
+    Ok(out)
 }
 
 /// Longest a single call may take before it counts as DEADLINE_EXCEEDED.
@@ -447,18 +595,8 @@ fn games(args: &LoadArgs) -> Result<Vec<Vec<Bytes>>, String> {
     if args.rpc != Rpc::Watch {
         return Ok(Vec::new());
     }
-    let path = &args.records;
-    let files = if path.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| format!("load: --records {}: {e}", path.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file())
-            .collect();
-        files.sort();
-        files
-    } else {
-        vec![path.clone()]
-    };
+    let path = &input_path(args.records.as_ref(), "--records", "tests/data/pgn")?;
+    let files = record_files(path, "--records")?;
     let mut out = Vec::new();
     for file in files {
         let bytes =
@@ -516,15 +654,76 @@ fn bodies(args: &LoadArgs) -> Result<Vec<Bytes>, String> {
         };
         return Ok(vec![check.encode_to_vec().into()]);
     }
-    let cases = corpus::load(&args.cases)
-        .map_err(|e| format!("load: cannot read cases {}: {e}", args.cases.display()))?;
-    if cases.is_empty() {
-        return Err(format!("load: no cases in {}", args.cases.display()));
-    }
-    Ok(cases
+    let path = input_path(args.cases.as_ref(), "--cases", "cases")?;
+    Ok(requests(&path, args.detail)?
         .iter()
-        .map(|c| to_request(c, args.detail).encode_to_vec().into())
+        .map(|r| r.encode_to_vec().into())
         .collect())
+}
+
+/// The CPU time this thread has run, from /proc (Linux).
+fn thread_cpu() -> Result<Duration, String> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .map_err(|e| format!("load: cannot read /proc/thread-self/schedstat: {e}"))?;
+    let ns = text
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse::<u64>().ok())
+        .ok_or("load: /proc/thread-self/schedstat is not as expected")?;
+    Ok(Duration::from_nanos(ns))
+}
+
+/// `--rpc in-process`: the requests ruled here, one after another, for the duration; prints the
+/// CPU time per ruling beside the summary's usual lines.
+fn in_process(args: &LoadArgs) -> Result<ExitCode, String> {
+    let path = input_path(args.cases.as_ref(), "--cases", "cases")?;
+    let requests = requests(&path, args.detail)?
+        .into_iter()
+        .map(|r| convert::into_request(r).map(|(request, _, _)| request))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|f| format!("load: {}: {}", path.display(), f.message))?;
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(args.duration);
+    let cpu_before = thread_cpu()?;
+    let (mut lat, mut errors) = (Vec::new(), 0u64);
+    'run: loop {
+        for request in &requests {
+            if Instant::now() >= deadline || lat.len() as u64 >= args.max_requests {
+                break 'run;
+            }
+            let t = Instant::now();
+            if std::hint::black_box(qili::request::adjudicate(request)).is_err() {
+                errors += 1;
+            }
+            lat.push(u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX));
+        }
+    }
+    let cpu = thread_cpu()?.saturating_sub(cpu_before);
+    let elapsed = started.elapsed().as_secs_f64();
+    lat.sort_unstable();
+    let n = lat.len() as u64;
+    outln!("target: this process (no server)");
+    outln!(
+        "rpc: {}",
+        format!("in-process, detail {:?}", args.detail).to_lowercase()
+    );
+    outln!("duration: {elapsed:.2} s, cases: {}", requests.len());
+    outln!("requests: {n}");
+    outln!("ok: {}", n - errors);
+    outln!("errors: {errors}");
+    outln!("requests/s: {:.0}", n as f64 / elapsed.max(1e-9));
+    outln!(
+        "latency: p50 {} p90 {} p99 {} max {}",
+        ms(percentile(&lat, 50.0)),
+        ms(percentile(&lat, 90.0)),
+        ms(percentile(&lat, 99.0)),
+        ms(lat.last().copied().unwrap_or(0)),
+    );
+    outln!(
+        "cpu per call: {:.1} us",
+        cpu.as_secs_f64() * 1e6 / n.max(1) as f64
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs the load and prints the summary.
@@ -535,6 +734,12 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
     }
     if args.duration == 0 {
         return Err("load: --duration must be at least 1 second".to_string());
+    }
+    if let Some(records) = &args.platform_mix {
+        return platform_mix(records);
+    }
+    if args.rpc == Rpc::InProcess {
+        return in_process(&args);
     }
     let bodies = bodies(&args)?;
     let games = games(&args)?;
@@ -630,6 +835,7 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
             Rpc::Watch => {
                 format!("watch (a request is a move), detail {:?}", args.detail).to_lowercase()
             }
+            Rpc::InProcess => "in-process".to_string(),
         };
         outln!("target: {url}");
         outln!("rpc: {rpc}");
