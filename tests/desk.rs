@@ -360,6 +360,12 @@ async fn the_pages_own_calls_read_records_and_name_the_field_of_bad_input() {
         html.contains("game 2 of 2") && html.contains("<svg"),
         "{html}"
     );
+    // Beside the ruling, what the side to move may no longer play: red's check that would close
+    // the cycle again, which loses.
+    assert!(
+        html.contains("<p class=\"forbidden-moves\">red may not play: 车九进一 (a8a9, loses)</p>"),
+        "{html}"
+    );
 
     for (body, field) in [
         (serde_json::json!({"record": "not base64!"}), "record"),

@@ -6,7 +6,7 @@ use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
 use qili::notation::Notation;
 use qili::record::dispute::{At, Dispute, DisputeError, split_moves};
-use qili::referee::{GameOptions, Referee};
+use qili::referee::forbidden_after;
 use qili::request::Request;
 use qili::rules::{self, BySide, Options, Ruleset, Texts};
 use qili::service::{Failure, abridge};
@@ -226,19 +226,26 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
         Format::Text => {
             out!("{}", render::ruling(&ruling, &dispute, lang));
             // What the side to move may no longer play, now that the ruling is made.
-            let mut referee = Referee::new(dispute.start, options, GameOptions::default());
-            for &m in &dispute.moves {
-                referee.replay(m).map_err(|e| e.to_string())?;
-            }
-            let to_move = referee.position().turn();
-            if let Some(line) = forbidden_line(lang, to_move, &referee.forbidden_moves()) {
+            let (to_move, forbidden) = forbidden_after(dispute.start, &dispute.moves, options)
+                .map_err(|e| e.to_string())?;
+            if let Some(line) = forbidden_line(lang, to_move, &forbidden) {
                 outln!("\n{line}");
             }
         }
-        Format::Html => out!(
-            "{}",
-            qili::sheet::ruling_document(&ruling, &dispute, &Paperwork::default(), lang)
-        ),
+        Format::Html => {
+            let (_, forbidden) = forbidden_after(dispute.start, &dispute.moves, options)
+                .map_err(|e| e.to_string())?;
+            out!(
+                "{}",
+                qili::sheet::ruling_document(
+                    &ruling,
+                    &dispute,
+                    &Paperwork::default(),
+                    &forbidden,
+                    lang
+                )
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

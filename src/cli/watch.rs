@@ -190,34 +190,9 @@ fn line(s: &Status, lang: Lang) -> String {
 }
 
 /// `红方禁着：车九平八（a3b3，判负）` / `red may not play: 车九平八 (a3b3, loses)`; `None` when
-/// nothing is forbidden.
+/// nothing is forbidden (the sheet's words).
 pub fn forbidden_line(lang: Lang, to_move: Color, list: &[ForbiddenMove]) -> Option<String> {
-    if list.is_empty() {
-        return None;
-    }
-    let moves: Vec<String> = list
-        .iter()
-        .map(|f| {
-            let (zh, en) = if f.loses {
-                ("，判负", ", loses")
-            } else {
-                ("", "")
-            };
-            match lang {
-                Lang::Zh => format!("{}（{}{zh}）", f.chinese, f.iccs),
-                _ => format!("{} ({}{en})", f.chinese, f.iccs),
-            }
-        })
-        .collect();
-    Some(format!(
-        "{}{}{}",
-        lang.label(
-            &format!("{}禁着", words::side(Lang::Zh, to_move)),
-            &format!("{} may not play", words::side(Lang::En, to_move)),
-        ),
-        words::colon(lang),
-        moves.join(", ")
-    ))
+    words::forbidden_moves(lang, to_move, list)
 }
 
 /// `对局结束：将死，红方胜` / `game over: checkmate, red wins`.

@@ -184,6 +184,21 @@ fn end_articles(kind: EndKind, ruleset: Ruleset) -> Vec<ArticleId> {
     ids.to_vec()
 }
 
+/// The side to move after `moves` (legal, played from `start`) and the moves it may no longer
+/// play there ([`Referee::forbidden_moves`], default game options): what a ruling's reader is told
+/// beside it (`qili judge`, the ruling sheet).
+pub fn forbidden_after(
+    start: Position,
+    moves: &[Move],
+    options: Options,
+) -> Result<(Color, Vec<ForbiddenMove>), IllegalMove> {
+    let mut referee = Referee::new(start, options, GameOptions::default());
+    for &m in moves {
+        referee.replay(m)?;
+    }
+    Ok((referee.position().turn(), referee.forbidden_moves()))
+}
+
 impl Referee {
     /// A game from `start`, ruled under `options` (the profile, the sides the arbiter already
     /// told to change, the key points, the search bounds, the texts of rulings).

@@ -17,6 +17,7 @@
 //! (DEADLINE_EXCEEDED), 404 (NOT_FOUND), 405 (UNIMPLEMENTED) or 500 (INTERNAL).
 
 use super::config::ServiceConfig;
+use super::convert;
 use super::failure::{FIELD_KEY, Failure, PLY_KEY, SATURATED, abridge};
 use super::handler::QiliService;
 use super::pb;
@@ -24,6 +25,7 @@ use super::pb::qili_server::Qili;
 use super::pool::Lane;
 use crate::position::Position;
 use crate::record::dispute::{At, Dispute, round_of, split_moves};
+use crate::referee::forbidden_after;
 use crate::request::RequestError;
 use crate::sheet::{self, Lang};
 use axum::Router;
@@ -698,6 +700,8 @@ async fn desk_ruling(
         game: None,
     };
     let paperwork = q.paperwork;
+    // The options the ruling is made with, for the forbidden moves shown beside it.
+    let options = convert::into_request(request.clone()).map(|(r, _, _)| r.options);
     // The sheet is written where the ruling was made, from the moves the handler read.
     let html = service
         .adjudicate_then(grpc_request(request, &headers), move |ruled| {
@@ -706,7 +710,12 @@ async fn desk_ruling(
                 moves: ruled.moves,
                 source: None,
             });
-            sheet::ruling_fragment(&ruled.ruling, &dispute, &paperwork, lang)
+            let forbidden = options
+                .ok()
+                .and_then(|o| forbidden_after(dispute.start, &dispute.moves, o).ok())
+                .map(|(_, list)| list)
+                .unwrap_or_default();
+            sheet::ruling_fragment(&ruled.ruling, &dispute, &paperwork, &forbidden, lang)
         })
         .await
         .map_err(HttpError::from)?;

@@ -7,6 +7,7 @@ use super::{analysis_diagram, kind_text, mate_line_text, move_diagram, move_text
 use crate::diagram::{Diagram, escape};
 use crate::position::Position;
 use crate::record::dispute::Dispute;
+use crate::referee::ForbiddenMove;
 use crate::rules::{Analysis, PieceNode, Ruling, Target, Verdict};
 use std::fmt::Write;
 
@@ -25,13 +26,23 @@ fn document(lang: Lang, title: &str, body: &str) -> String {
 }
 
 /// The printable ruling as one self-contained HTML document (`qili judge --format html`).
-pub fn ruling_document(r: &Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) -> String {
+pub fn ruling_document(
+    r: &Ruling,
+    d: &Dispute,
+    paperwork: &Paperwork,
+    forbidden: &[ForbiddenMove],
+    lang: Lang,
+) -> String {
     let title = format!(
         "{} — {}",
         heading(lang, Heading::Title),
         words::verdict(lang, r.verdict)
     );
-    document(lang, &title, &ruling_fragment(r, d, paperwork, lang))
+    document(
+        lang,
+        &title,
+        &ruling_fragment(r, d, paperwork, forbidden, lang),
+    )
 }
 
 /// The printable analysis as one self-contained HTML document (`qili analyze --format html`).
@@ -64,7 +75,13 @@ fn figure(out: &mut String, step: usize, diagram: &Diagram, caption: &str) {
 /// The ruling as an `<article>`: the paperwork, heading facts, the verdict, the cycle's diagrams,
 /// the table of moves, each side, the articles and the explanation. A ruling without repetition
 /// shows the final position and the verdict only (no side patterns).
-pub fn ruling_fragment(r: &Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lang) -> String {
+pub fn ruling_fragment(
+    r: &Ruling,
+    d: &Dispute,
+    paperwork: &Paperwork,
+    forbidden: &[ForbiddenMove],
+    lang: Lang,
+) -> String {
     let verdict = r.verdict;
     let positions = d.positions();
     let mut h = String::with_capacity(64 * 1024);
@@ -87,6 +104,11 @@ pub fn ruling_fragment(r: &Ruling, d: &Dispute, paperwork: &Paperwork, lang: Lan
     );
     if r.repetitions == 2 {
         paragraphs(&mut h, "warning", &words::two_occurrences(lang));
+    }
+    // What the side to move may no longer play, now that the ruling is made.
+    let to_move = positions.last().map_or(d.start.turn(), Position::turn);
+    if let Some(line) = words::forbidden_moves(lang, to_move, forbidden) {
+        paragraphs(&mut h, "forbidden-moves", &[line]);
     }
     h.push_str("</section>");
 

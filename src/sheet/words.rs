@@ -3,6 +3,7 @@
 
 use crate::color::Color;
 use crate::piece::Piece;
+use crate::referee::ForbiddenMove;
 use crate::rules::{ArticleId, IdleKind, MoveKind, Pattern, Protection, Ruleset, Verdict};
 use crate::square::Square;
 
@@ -374,6 +375,37 @@ pub enum Heading {
     RulingTime,
     Arbiter,
     Signature,
+}
+
+/// `红方禁着：车九平八（a3b3，判负）` / `red may not play: 车九平八 (a3b3, loses)`: the moves the
+/// side to move may no longer play; `None` when nothing is forbidden.
+pub fn forbidden_moves(lang: Lang, to_move: Color, list: &[ForbiddenMove]) -> Option<String> {
+    if list.is_empty() {
+        return None;
+    }
+    let moves: Vec<String> = list
+        .iter()
+        .map(|f| {
+            let (zh, en) = if f.loses {
+                ("，判负", ", loses")
+            } else {
+                ("", "")
+            };
+            match lang {
+                Lang::Zh => format!("{}（{}{zh}）", f.chinese, f.iccs),
+                _ => format!("{} ({}{en})", f.chinese, f.iccs),
+            }
+        })
+        .collect();
+    Some(format!(
+        "{}{}{}",
+        lang.label(
+            &format!("{}禁着", side(Lang::Zh, to_move)),
+            &format!("{} may not play", side(Lang::En, to_move)),
+        ),
+        colon(lang),
+        moves.join(", ")
+    ))
 }
 
 #[cfg(test)]
