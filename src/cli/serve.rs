@@ -46,6 +46,19 @@ pub struct ServeArgs {
     /// On SIGINT/SIGTERM, how long in-flight calls may take to finish, in milliseconds.
     #[arg(long, default_value_t = service::DEFAULT_DRAIN_MS)]
     drain_timeout_ms: u64,
+    /// Most connections open at once; more wait in the listen backlog. Keep it under `ulimit -n`.
+    #[arg(long, default_value_t = service::DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// A connection with no call in flight for this long is closed, in milliseconds.
+    #[arg(long, default_value_t = service::DEFAULT_IDLE_TIMEOUT_MS)]
+    idle_timeout_ms: u64,
+    /// A request's head (HTTP/1.1) and whole body must arrive within this long, in milliseconds
+    /// (the streams' bodies excepted); else the call is refused and the connection closed.
+    #[arg(long, default_value_t = service::DEFAULT_READ_TIMEOUT_MS)]
+    read_timeout_ms: u64,
+    /// A write the client does not take for this long closes the connection, in milliseconds.
+    #[arg(long, default_value_t = service::DEFAULT_WRITE_TIMEOUT_MS)]
+    write_timeout_ms: u64,
 }
 
 /// Serves until a signal, then drains and exits 0.
@@ -63,6 +76,10 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         max_queue: args.max_queue.max(1),
         deadline: Duration::from_millis(args.deadline_ms),
         drain_timeout: Duration::from_millis(args.drain_timeout_ms),
+        max_connections: args.max_connections.max(1),
+        idle_timeout: Duration::from_millis(args.idle_timeout_ms.max(1)),
+        read_timeout: Duration::from_millis(args.read_timeout_ms.max(1)),
+        write_timeout: Duration::from_millis(args.write_timeout_ms.max(1)),
     };
     // The async workers only carry connections; rulings run in the service's work pool.
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -12,6 +12,15 @@ pub const DEFAULT_MAX_MOVES: usize = 1024;
 pub const DEFAULT_DEADLINE_MS: u64 = 2_000;
 /// Default most calls waiting for the work pool; more are refused with RESOURCE_EXHAUSTED.
 pub const DEFAULT_MAX_QUEUE: usize = 1024;
+/// Default most connections open at once; more wait in the listen backlog.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1000;
+/// Default time, in milliseconds, a connection may stay open with no call in flight.
+pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
+/// Default time, in milliseconds, a request's head (HTTP/1.1) and its body (unary calls, the JSON
+/// API) may take to arrive.
+pub const DEFAULT_READ_TIMEOUT_MS: u64 = 10_000;
+/// Default time, in milliseconds, a write may wait for the client to take the bytes.
+pub const DEFAULT_WRITE_TIMEOUT_MS: u64 = 10_000;
 /// Default time, in milliseconds, that shutdown waits for in-flight calls before closing them.
 pub const DEFAULT_DRAIN_MS: u64 = 10_000;
 
@@ -33,6 +42,18 @@ pub struct ServiceConfig {
     pub deadline: Duration,
     /// On shutdown, how long in-flight calls may take to finish before their connections close.
     pub drain_timeout: Duration,
+    /// Most connections open at once; further clients wait in the listen backlog until one
+    /// closes. Keep it under the process's file-descriptor limit (`ulimit -n`).
+    pub max_connections: usize,
+    /// A connection with no call in flight for this long is closed (HTTP/2 peers are also pinged
+    /// this often and dropped if they do not answer within `write_timeout`).
+    pub idle_timeout: Duration,
+    /// A request's head (HTTP/1.1) and its whole body must arrive within this long, else the call
+    /// is refused and its connection closed; the bodies of `AdjudicateStream`, `Watch` and
+    /// reflection, streams of messages, are exempt.
+    pub read_timeout: Duration,
+    /// A write that the client does not take for this long closes the connection.
+    pub write_timeout: Duration,
 }
 
 impl Default for ServiceConfig {
@@ -44,6 +65,10 @@ impl Default for ServiceConfig {
             max_queue: DEFAULT_MAX_QUEUE,
             deadline: Duration::from_millis(DEFAULT_DEADLINE_MS),
             drain_timeout: Duration::from_millis(DEFAULT_DRAIN_MS),
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            idle_timeout: Duration::from_millis(DEFAULT_IDLE_TIMEOUT_MS),
+            read_timeout: Duration::from_millis(DEFAULT_READ_TIMEOUT_MS),
+            write_timeout: Duration::from_millis(DEFAULT_WRITE_TIMEOUT_MS),
         }
     }
 }

@@ -17,6 +17,7 @@
 //! (DEADLINE_EXCEEDED), 404 (NOT_FOUND), 405 (UNIMPLEMENTED) or 500 (INTERNAL).
 
 use super::config::ServiceConfig;
+use super::connection::BodyTimeout;
 use super::convert;
 use super::failure::{FIELD_KEY, Failure, PLY_KEY, SATURATED, abridge};
 use super::handler::QiliService;
@@ -264,10 +265,27 @@ fn body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, HttpError> {
     body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             too_large()
+        } else if let Some(late) = timed_out(&e) {
+            HttpError {
+                http: Some(StatusCode::REQUEST_TIMEOUT),
+                ..HttpError::new(Code::DeadlineExceeded, "", None, format!("request: {late}"))
+            }
         } else {
             HttpError::invalid("", format!("request: cannot read the body: {e}"))
         }
     })
+}
+
+/// The read timeout's error, if that is why the body could not be read.
+fn timed_out(e: &BytesRejection) -> Option<&BodyTimeout> {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(error) = source {
+        if let Some(late) = error.downcast_ref::<BodyTimeout>() {
+            return Some(late);
+        }
+        source = error.source();
+    }
+    None
 }
 
 fn too_large() -> HttpError {

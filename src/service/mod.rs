@@ -3,6 +3,7 @@
 
 mod access;
 mod config;
+mod connection;
 pub mod convert;
 mod failure;
 mod handler;
@@ -15,8 +16,9 @@ mod watch;
 
 pub use access::{AccessLog, AccessLogLayer, CallNote};
 pub use config::{
-    DEFAULT_ADDR, DEFAULT_DEADLINE_MS, DEFAULT_DRAIN_MS, DEFAULT_MAX_MESSAGE_BYTES,
-    DEFAULT_MAX_MOVES, DEFAULT_MAX_QUEUE, ServiceConfig, default_concurrency,
+    DEFAULT_ADDR, DEFAULT_DEADLINE_MS, DEFAULT_DRAIN_MS, DEFAULT_IDLE_TIMEOUT_MS,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_MOVES, DEFAULT_MAX_QUEUE,
+    DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS, ServiceConfig, default_concurrency,
 };
 pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge, abridge_text};
 pub use handler::{QiliService, STREAM_INTAKE_BYTES, Taken};

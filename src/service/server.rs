@@ -10,8 +10,6 @@ use std::future::Future;
 use tokio::net::TcpListener;
 use tonic::Status;
 use tonic::codegen::http;
-use tonic::transport::Server;
-use tonic::transport::server::TcpIncoming;
 
 /// HTTP/2 receive window of one stream, in bytes (see `serve_with_listener`).
 pub const STREAM_WINDOW: u32 = 64 * 1024;
@@ -78,7 +76,10 @@ pub async fn serve_with_listener(
         .map_or_else(|e| format!("unknown ({e})"), |a| a.to_string());
     tracing::info!(addr = %local, max_message_bytes = config.max_message_bytes,
         max_moves = config.max_moves, max_concurrent = config.max_concurrent,
-        max_queue = config.max_queue,
+        max_queue = config.max_queue, max_connections = config.max_connections,
+        idle_timeout_ms = u64::try_from(config.idle_timeout.as_millis()).unwrap_or(u64::MAX),
+        read_timeout_ms = u64::try_from(config.read_timeout.as_millis()).unwrap_or(u64::MAX),
+        write_timeout_ms = u64::try_from(config.write_timeout.as_millis()).unwrap_or(u64::MAX),
         deadline_ms = u64::try_from(config.deadline.as_millis()).unwrap_or(u64::MAX), "serving");
 
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -103,22 +104,13 @@ pub async fn serve_with_listener(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(qili);
-    let server = Server::builder()
-        .accept_http1(true)
-        // What HTTP/2 may hold unread per stream. h2 ends a connection (GOAWAY
-        // ENHANCE_YOUR_CALM) whose unread small DATA frames cost more than half its connection
-        // window (1 MiB) in framing; a 64 KiB stream window keeps a stream's unread messages of
-        // 40 bytes and more under that, and the streams' intakes read as messages come.
-        .initial_stream_window_size(STREAM_WINDOW)
+    let routes = super::http::routes(grpc, service, &config).prepare();
+    let app = tower::ServiceBuilder::new()
         // Outermost, so it sees every call (HTTP ones included) with the status the client gets.
         .layer(AccessLogLayer)
         .layer(tower::util::MapResponseLayer::new(transport_status))
-        .add_routes(super::http::routes(grpc, service, &config))
-        // TCP_NODELAY: without it small responses wait for the client's delayed ACK (~40 ms a call).
-        .serve_with_incoming_shutdown(
-            TcpIncoming::from(listener).with_nodelay(Some(true)),
-            signalled,
-        );
+        .service(routes);
+    let server = super::connection::serve(listener, app, &config, signalled);
 
     // Calls still running `drain` after the signal are cut off, so shutdown always ends.
     let mut stop = stop_rx;
@@ -127,7 +119,7 @@ pub async fn serve_with_listener(
         tokio::time::sleep(drain).await;
     };
     tokio::select! {
-        result = server => result?,
+        () = server => {}
         () = deadline => tracing::warn!("drain timeout: closing the remaining connections"),
     }
     tracing::info!("stopped");
