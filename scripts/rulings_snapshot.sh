@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Writes the full JSON of every ruling of the corpus (cases/ and ../shared/rulebook/*.jsonl, as
-# `qili judge --format json` prints it, the library's rules::Ruling as it serialises: verdict,
-# patterns, every move's kinds, targets, protection, defenders, lines, participants, reasons, notes,
-# the articles with their texts, the explanation, the search counts) and of `qili analyze --format json` (rules::Analysis) on each case's start and first move, one
+# `qili judge --format json` prints it: verdict, patterns, every move's kinds, targets, protection,
+# defenders, lines, participants, reasons, notes, the articles with their texts, the explanation,
+# the search counts) and of `qili analyze --format json` on each case's start and first move, one
 # line a case, to OUT. Two snapshots compared with `cmp` tell whether a change moved any ruling.
 #
 #   scripts/rulings_snapshot.sh OUT [QILI]      (QILI: the binary, default target/release/qili)

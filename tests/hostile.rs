@@ -1070,7 +1070,7 @@ fn judge_rules_on_10_000_moves_and_cuts_huge_texts_short() {
     let o = judge(&["--moves", &moves, "--format", "json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    assert_eq!(v["verdict"], "draw");
+    assert_eq!(v["verdict"], "VERDICT_DRAW");
     assert_eq!(v["repetitions"], 2501);
 
     let mut bad = shuttle(10_000);

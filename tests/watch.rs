@@ -316,7 +316,7 @@ fn a_sample_of_the_corpus_through_watch_ends_with_adjudicates_ruling() {
 }
 
 /// Runs the built `qili` with `stdin` as its standard input.
-pub(super) fn qili_with_input(args: &[&str], stdin: &str) -> std::process::Output {
+fn qili_with_input(args: &[&str], stdin: &str) -> std::process::Output {
     use std::io::Write;
     let mut child = std::process::Command::new(super::common::QILI)
         .args(args)

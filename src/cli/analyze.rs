@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use qili::Position;
 use qili::request::RequestError;
 use qili::rules::{self, BySide, Options};
-use qili::service::{Failure, abridge};
+use qili::service::{Failure, abridge, convert};
 use std::ffi::OsString;
 use std::process::ExitCode;
 
@@ -58,7 +58,6 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
             red: args.key_point.contains(&super::judge::Side::Red),
             black: args.key_point.contains(&super::judge::Side::Black),
         },
-        texts: args.lang.texts(),
         ..Options::default()
     };
     let fen = utf8("fen", args.fen.as_ref())?;
@@ -89,7 +88,8 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
     let lang = args.lang.lang();
     match args.format {
         AnalyzeFormat::Json => {
-            let json = serde_json::to_string_pretty(&analysis)
+            let message = convert::analysis(analysis, String::new(), args.lang.language());
+            let json = serde_json::to_string_pretty(&message)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
             outln!("{json}");
         }

@@ -9,7 +9,7 @@ use qili::record::dispute::{At, Dispute, DisputeError, split_moves};
 use qili::referee::forbidden_after;
 use qili::request::Request;
 use qili::rules::{self, BySide, Options, Ruleset, Texts};
-use qili::service::{Failure, abridge};
+use qili::service::{Failure, abridge, convert};
 use qili::sheet::Paperwork;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -218,8 +218,8 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
     let lang = args.lang.lang();
     match args.format {
         Format::Json => {
-            // The library's ruling as it serialises (the CLI's one JSON dialect).
-            let json = serde_json::to_string_pretty(&ruling)
+            let message = convert::ruling(&ruling, "", args.lang.language());
+            let json = serde_json::to_string_pretty(&message)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
             outln!("{json}");
         }

@@ -3,6 +3,7 @@
 
 use qili::record::dispute::Dispute;
 use qili::rules::{Analysis, PieceNode, Ruling, Target};
+use qili::service::pb;
 use qili::sheet::{self, Heading, Lang, heading, words};
 use qili::{Color, Position, Square};
 use std::fmt::Write;
@@ -36,6 +37,15 @@ impl LangArg {
             zh: lang.zh(),
             en: lang.en(),
             ..qili::rules::Texts::ALL
+        }
+    }
+
+    /// The API's language, which decides the texts a ruling carries.
+    pub fn language(self) -> pb::Language {
+        match self {
+            LangArg::Zh => pb::Language::Zh,
+            LangArg::En => pb::Language::En,
+            LangArg::Both => pb::Language::Both,
         }
     }
 }

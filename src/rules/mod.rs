@@ -309,8 +309,7 @@ pub struct Analysis {
     pub graph: GraphView,
     /// Every piece attacked by the other side (both colours), judged as if its attacker were to move.
     pub attacked: Vec<Target>,
-    /// The move, judged against `position`, if one was given (serialised as `move`).
-    #[serde(rename = "move")]
+    /// The move, judged against `position`, if one was given.
     pub mv: Option<MoveReport>,
 }
 
