@@ -1,14 +1,23 @@
 //! Compiles `proto/qili/v1/qili.proto` with protox (pure Rust, so no `protoc` is needed) into the
 //! tonic client and server, the proto3 JSON mapping (pbjson) and the descriptor set for reflection;
-//! and names the commit qili is built from (`QILI_COMMIT`, shown by `qili --version`).
+//! and names the commit qili is built from (`QILI_COMMIT`, shown by `qili --version`). Without the
+//! `service` feature there is no proto to compile: only the commit is named.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("cargo:rerun-if-changed=proto");
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
     println!("cargo:rustc-env=QILI_COMMIT={}", commit(&root));
+    #[cfg(feature = "service")]
+    compile_proto()?;
+    Ok(())
+}
+
+/// The proto's Rust code, JSON mapping and descriptor set, into `OUT_DIR`.
+#[cfg(feature = "service")]
+fn compile_proto() -> Result<(), Box<dyn std::error::Error>> {
+    println!("cargo:rerun-if-changed=proto");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
 
     let mut compiler = protox::Compiler::new(["proto"])?;

@@ -11,6 +11,10 @@
 //! 5. the referee of live games (`referee`: a game in progress, move by move, ruled by `rules`);
 //! 6. what is built on them: the printed sheet (`sheet`, `diagram`), the case corpus (`corpus`),
 //!    the service (`service`).
+//!
+//! The service and the `qili` command are the cargo features `service` and `cli` (both on by
+//! default); `default-features = false` builds the library alone, without tonic, axum, hyper,
+//! tokio or clap.
 #![warn(missing_docs)]
 
 pub mod attacks;
@@ -29,6 +33,7 @@ pub mod record;
 pub mod referee;
 pub mod request;
 pub mod rules;
+#[cfg(feature = "service")]
 pub mod service;
 pub mod sheet;
 pub mod square;
