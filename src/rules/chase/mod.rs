@@ -173,6 +173,8 @@ impl<'a> Judge<'a> {
                 old_mates: true,
             },
             free: free_captures(scene, profile, switches),
+            // 2011 26.7: a pawn's capture through another piece's check, anywhere in the line.
+            free_after_check: profile.free_captures.pawn_after_check && !switches.pawns_chase,
             forbid,
             ..Query::new(material, limits)
         };

@@ -122,6 +122,7 @@ pub const PROFILE: Profile = Profile {
         unless_moved_piece_attacks: false,
         unless_pawn_checks: false,
         unless_pawn_takes_rook: false,
+        pawn_after_check: false,
     },
     // Item 5: an exchange offer that also chases is a chase.
     offers: Offers::Chase,

@@ -82,6 +82,7 @@ pub const PROFILE: Profile = Profile {
         unless_moved_piece_attacks: true,
         unless_pawn_checks: true,
         unless_pawn_takes_rook: true,
+        pawn_after_check: true,
     },
     // 26.9–26.10.
     offers: Offers::Exchange {

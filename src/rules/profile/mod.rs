@@ -161,6 +161,10 @@ pub struct FreeCaptures {
     /// A pawn's capture of a rook made possible by another piece's move is not free (2011 26.6;
     /// the moved pawn's own threat on a rook stays free, 2011 figure 14).
     pub unless_pawn_takes_rook: bool,
+    /// A pawn's capture anywhere in a line, made right after the opponent answered a check
+    /// without capturing, wins nothing (借子抽吃, 2011 26.7: a pawn that wins through another
+    /// piece's discovered or forking check is idle), unless it gives check or takes a rook.
+    pub pawn_after_check: bool,
 }
 
 /// Which kings and pawns chase freely.

@@ -115,6 +115,10 @@ pub struct Query {
     /// Captures of the side to move that win nothing while the line has touched neither point
     /// (a king's or a pawn's own threats, 1999 27.1–27.2, 2011 26.1).
     pub free: ArrayVec<Move, 8>,
+    /// A pawn's capture of the side to move made right after the opponent answered one of its
+    /// checks without capturing wins nothing, wherever in the line, unless it gives check or
+    /// takes a rook (借子抽吃, 2011 26.7).
+    pub free_after_check: bool,
     /// The search's bounds.
     pub limits: GainLimits,
 }
@@ -134,6 +138,7 @@ impl Query {
             frozen: None,
             checkless: false,
             free: ArrayVec::new(),
+            free_after_check: false,
             limits,
         }
     }
@@ -211,6 +216,8 @@ struct State {
     /// The last move captured: only then can it have let the side to move mate (a capture that
     /// gets the capturer mated, a recapture that lets the capturer mate).
     captured: bool,
+    /// The last move was the opponent's answer to a check of the root side, capturing nothing.
+    answered: bool,
 }
 
 struct Searcher<'q, 'c> {
@@ -284,6 +291,7 @@ fn root_state(q: &Query) -> State {
         checks: 0,
         counter_checks: 0,
         captured: false,
+        answered: false,
     }
 }
 
@@ -529,6 +537,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
     ) -> bool {
         let mut next = *state;
         next.captured = pos.piece_at(m.to).is_some();
+        next.answered = !ours && in_check && !next.captured;
         let a = self.q.arithmetic;
         if let Some(v) = pos.piece_at(m.to) {
             let w = Material::of(v, m.to);
@@ -658,6 +667,10 @@ impl<'q, 'c> Searcher<'q, 'c> {
                     // needs it rests on taking the offered piece.
                     if (!in_check && !self.capture_counts(m, ours, state))
                         || (ours && self.barred(m, state))
+                        || (ours
+                            && !in_check
+                            && state.answered
+                            && self.borrowed(pos, m, v.role, king))
                     {
                         continue;
                     }
@@ -700,6 +713,16 @@ impl<'q, 'c> Searcher<'q, 'c> {
                 !(untouched(m.to) && standing.iter().any(|t| t.to == m.to))
             }
         }
+    }
+
+    /// Whether the side to move's capture `m` of a `victim` answers the opponent's answer to a
+    /// check with a pawn's capture that wins nothing: the pawn borrows another piece's check
+    /// (借子抽吃, 2011 26.7), unless its capture gives check itself or takes a rook.
+    fn borrowed(&self, pos: &Position, m: Move, victim: Role, king: Square) -> bool {
+        self.q.free_after_check
+            && victim != Role::Rook
+            && pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn)
+            && !gives_check(pos.board(), m.from, m.to, king)
     }
 
     /// Whether the query bars the side to move's capture `m` (an offered piece, 26.9).

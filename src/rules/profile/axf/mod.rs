@@ -110,6 +110,7 @@ pub const PROFILE: Profile = Profile {
         unless_moved_piece_attacks: false,
         unless_pawn_checks: false,
         unless_pawn_takes_rook: false,
+        pawn_after_check: false,
     },
     // Rule 36: a chase that is also an exchange offer is still a chase; the pair's own capture
     // is judged by rule 24 in the on-point test.
