@@ -31,7 +31,7 @@ use super::report::{LineMove, Means, Target, Why};
 use super::tactics::context::Context;
 use super::tactics::gain::{Forbid, Frame, GainLimits, Query, line_material};
 use super::tactics::graph::AttackGraph;
-use super::tactics::value::Material;
+use super::tactics::value::{Arithmetic, Material};
 use crate::color::Color;
 use crate::moves::Move;
 use crate::piece::{Piece, Role};
@@ -156,12 +156,16 @@ impl<'a> Judge<'a> {
                 let offers = same_type_pairs(scene, material, limits, cx);
                 for o in offers.iter().filter(|o| o.accepted) {
                     // The trade is an offer (兑): a threat resting on taking the offered piece
-                    // does not count; an unprotected one may still be won by another piece
-                    // (26.10). Under AXF only the pair's own attack is the offer: any other
-                    // attacker still chases (docs/profiles/axf.md).
+                    // does not count; an unprotected one may still be won by another piece, and
+                    // so may a protected one that the other pieces win without the offering
+                    // one (26.10: 兑兼捉). Under AXF only the pair's own attack is the offer: any
+                    // other attacker still chases (docs/profiles/axf.md).
+                    let for_all = protected_barred_for_all
+                        && o.protected
+                        && !won_without(cx, &scene.again, o, material, limits);
                     let _ = forbid.try_push(Forbid {
                         victim: o.theirs,
-                        by: (!protected_barred_for_all || !o.protected).then_some(o.mine),
+                        by: (!for_all).then_some(o.mine),
                     });
                 }
                 offers
@@ -334,6 +338,24 @@ impl<'a> Judge<'a> {
         };
         attacking(mover) == 1 && attacking(!mover) >= 2
     }
+}
+
+/// Whether the side to move of `pos` wins the opponent's piece of the offer `o` on its point
+/// with its other pieces, the offering piece standing still (2011 26.10, second sentence: pieces
+/// added to a rook-and-horse or rook-and-cannon offer so that it also chases, 兑兼捉).
+fn won_without(
+    cx: &mut Context,
+    pos: &Position,
+    o: &Offer,
+    material: Arithmetic,
+    limits: GainLimits,
+) -> bool {
+    let q = Query {
+        square: Some(o.theirs),
+        frozen: Some(o.mine),
+        ..Query::new(material, limits)
+    };
+    cx.gains_in_move(pos, &q)
 }
 
 /// The report skeleton of the enemy piece on `sq` of `pos`, not (yet) chased.

@@ -202,8 +202,10 @@ pub enum Offers {
     /// taking the offered piece where it stands do not count.
     Exchange {
         /// Barred for every one of the mover's pieces when the offered piece has a real root
-        /// (2011 26.10); otherwise only for the offering piece (AXF: "a chase that is also an
-        /// exchange offer is still a chase").
+        /// and the mover's other pieces do not win it on its point without the offering piece
+        /// (2011 26.10: an offer with pieces added so that it also chases, 兑兼捉, is a chase);
+        /// otherwise only for the offering piece (AXF: "a chase that is also an exchange offer
+        /// is still a chase").
         protected_barred_for_all: bool,
     },
 }
