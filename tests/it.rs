@@ -15,6 +15,7 @@ mod fuzz_regressions;
 mod gain;
 mod hostile;
 mod load;
+mod logs;
 mod metamorphic;
 mod movegen;
 mod notation;

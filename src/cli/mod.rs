@@ -26,6 +26,7 @@ mod analyze;
 mod cases;
 mod judge;
 mod load;
+mod log;
 mod perft;
 mod render;
 mod scan;
@@ -75,11 +76,17 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
+/// Writes to standard error; a message that cannot be written (stderr on a full disk or
+/// `/dev/full`, or a closed pipe) is lost rather than turned into a panic as `eprintln!` would.
+pub fn write_stderr(args: std::fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
 fn stdout_failed(e: std::io::Error) -> ! {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         std::process::exit(0);
     }
-    eprintln!("qili: cannot write to standard output: {e}");
+    write_stderr(format_args!("qili: cannot write to standard output: {e}\n"));
     std::process::exit(i32::from(EXIT_BAD_INPUT));
 }
 
@@ -103,7 +110,7 @@ pub fn run() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("qili: {message}");
+            write_stderr(format_args!("qili: {message}\n"));
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

@@ -1,5 +1,6 @@
 //! `qili serve`: the gRPC service on one address until SIGINT or SIGTERM.
 
+use super::log::LogWriter;
 use clap::{Args, ValueEnum};
 use qili::service::{self, ServiceConfig};
 use std::process::ExitCode;
@@ -64,7 +65,8 @@ pub struct ServeArgs {
 /// Serves until a signal, then drains and exits 0.
 pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
     let filter = log_filter(args.log_level.as_deref(), std::env::var_os("RUST_LOG"))?;
-    init_logging(args.log_format, filter);
+    let log = LogWriter::stderr();
+    init_logging(args.log_format, filter, &log);
     let max_concurrent = args
         .max_concurrent
         .unwrap_or_else(service::default_concurrency)
@@ -90,14 +92,16 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         let shutdown = shutdown_signal();
         service::serve(&args.addr, config, shutdown).await
     });
-    match served {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+    let code = match served {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %e, "server failed");
-            eprintln!("qili: {e}");
-            Ok(ExitCode::FAILURE)
+            super::write_stderr(format_args!("qili: {e}\n"));
+            ExitCode::FAILURE
         }
-    }
+    };
+    log.finish();
+    Ok(code)
 }
 
 /// The log filter: `--log-level` if given, else `RUST_LOG` if set, else `info`. A bad value is
@@ -132,11 +136,14 @@ fn log_filter(
     }
 }
 
-fn init_logging(format: LogFormat, filter: tracing_subscriber::EnvFilter) {
+/// Logs through `log`, which never blocks or fails a call (see [`LogWriter`]).
+fn init_logging(format: LogFormat, filter: tracing_subscriber::EnvFilter, log: &LogWriter) {
     use std::io::IsTerminal;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(log.make_writer())
+        // Its own failures would go to stderr with `eprintln!`, which panics on a full disk.
+        .log_internal_errors(false)
         .with_ansi(std::io::stderr().is_terminal());
     match format {
         LogFormat::Text => builder.init(),
