@@ -32,6 +32,7 @@ use super::tactics::context::Context;
 use super::tactics::gain::{Forbid, Frame, GainLimits, Query, line_material};
 use super::tactics::graph::AttackGraph;
 use super::tactics::value::{Arithmetic, Material};
+use crate::attacks::targets;
 use crate::color::Color;
 use crate::moves::Move;
 use crate::piece::{Piece, Role};
@@ -318,7 +319,9 @@ impl<'a> Judge<'a> {
     }
 
     /// Whether the mover's side is taken to hold a defensive key point: asserted by the request,
-    /// or, under 2011, plain from the position (its single attacking piece against several).
+    /// or, under 2011, plain from the position: its single attacking piece, against several,
+    /// holds one of the opponent's attacking pieces where it stands (attacks it: 跟), so that its
+    /// hits on advisors and elephants are incidental to the point it keeps (2011 26.2).
     fn key_point(&self, mover: Color, plain_from_position: bool) -> bool {
         if self.options.defensive_key_point.get(mover) {
             return true;
@@ -327,16 +330,19 @@ impl<'a> Judge<'a> {
             return false;
         }
         let a = &self.scene.again;
+        let board = a.board();
         let attacking = |c: Color| {
-            a.board()
+            board
                 .pieces_of(c)
-                .filter(|(sq, p)| {
-                    matches!(p.role, Role::Rook | Role::Horse | Role::Cannon)
-                        || (p.role == Role::Pawn && !sq.on_own_half(c))
-                })
-                .count()
+                .filter(move |&(sq, p)| is_attacking_piece(p, sq))
+                .map(|(sq, _)| sq)
         };
-        attacking(mover) == 1 && attacking(!mover) >= 2
+        let mut ours = attacking(mover);
+        let (Some(lone), None) = (ours.next(), ours.next()) else {
+            return false;
+        };
+        let held = targets(board, lone);
+        attacking(!mover).count() >= 2 && attacking(!mover).any(|sq| held.contains(&sq))
     }
 }
 
@@ -356,6 +362,13 @@ fn won_without(
         ..Query::new(material, limits)
     };
     cx.gains_in_move(pos, &q)
+}
+
+/// Whether `piece` on `sq` is an attacking piece (攻击子, 2011 26.2): a rook, horse or cannon, or a
+/// pawn across the river.
+fn is_attacking_piece(piece: Piece, sq: Square) -> bool {
+    matches!(piece.role, Role::Rook | Role::Horse | Role::Cannon)
+        || (piece.role == Role::Pawn && !sq.on_own_half(piece.color))
 }
 
 /// The report skeleton of the enemy piece on `sq` of `pos`, not (yet) chased.
