@@ -28,10 +28,10 @@ pub(super) fn common_threats(
     let Some(b_opp) = scene.before.with_turn_passed() else {
         return Frame::Before;
     };
-    let common: ArrayVec<Move, 48> = standing(cx, &b_opp, None, material, limits)
-        .into_iter()
-        .filter(|m| standing_a.iter().any(|a| a.to == m.to))
-        .collect();
+    // Only the points A's threats are on can hold a common one: the exchanges elsewhere are
+    // not searched.
+    let points = standing_a.iter().fold(0, |m, a| m | a.to.mask());
+    let common = standing(cx, &b_opp, None, points, material, limits);
     let mut mates = |p: &Position| {
         let mut b = Budget::new(limits.mate_nodes);
         mate_by_checks(cx, p, limits.mate_plies, &mut b).is_some()
@@ -57,11 +57,13 @@ pub(super) fn standing_after(
 ) -> ArrayVec<Move, 48> {
     match reading {
         StandingThreats::OnTheBoard => {
-            standing(cx, &scene.after, Some(scene.m.to), material, limits)
+            standing(cx, &scene.after, Some(scene.m.to), !0, material, limits)
         }
         StandingThreats::AlreadyThere => {
-            let there = already_there(cx, scene, material, limits);
-            let mut all = standing(cx, &scene.after, None, material, limits);
+            let mut all = standing(cx, &scene.after, None, !0, material, limits);
+            // Whether a threat was already there is asked only of the points threatened now.
+            let points = all.iter().fold(0, |m, c| m | c.to.mask());
+            let there = already_there(cx, scene, points, material, limits);
             // The moved piece's captures stay out only when it is offered (献): its capture
             // wins, and taking it answers the chase rather than refuting it (2011 26.4).
             all.retain(|c| {
@@ -73,14 +75,16 @@ pub(super) fn standing_after(
     }
 }
 
-/// The points of the mover's pieces that the opponent could already win before the move (before
-/// its checking move when the mover was in check): a capture that wins once the mover's
-/// recapture and its way to win the capturer back by checks are counted, and every capture of
-/// a gain the opponent had by a series of checks. A threat the move itself creates is not
-/// among them.
+/// Of the points `points`, those of the mover's pieces that the opponent could already win
+/// before the move (before its checking move when the mover was in check): a capture that wins
+/// once the mover's recapture and its way to win the capturer back by checks are counted, and
+/// every capture of a gain the opponent had by a series of checks. A threat the move itself
+/// creates is not among them. The gain search is made only when a point is left undecided by
+/// the captures.
 fn already_there(
     cx: &mut Context,
     scene: &Scene,
+    points: u128,
     material: Arithmetic,
     limits: GainLimits,
 ) -> u128 {
@@ -97,7 +101,7 @@ fn already_there(
     };
     let mut there = 0u128;
     for (sq, piece) in b0.board().pieces_of(!b0.turn()) {
-        if piece.role == Role::King {
+        if piece.role == Role::King || points & sq.mask() == 0 {
             continue;
         }
         if legal_captures(&b0, sq)
@@ -106,6 +110,9 @@ fn already_there(
         {
             there |= sq.mask();
         }
+    }
+    if points & !there == 0 {
+        return there;
     }
     let q = Query::new(material, limits);
     if cx.gains_in_move(&b0, &q) {
@@ -120,21 +127,22 @@ fn already_there(
             p.play_unchecked(m);
         }
     }
-    there
+    there & points
 }
 
-/// The opponent's captures in `after` (it is to move) that win on their point, and every
-/// capture of the piece that just moved to `moved`.
+/// The opponent's captures in `after` (it is to move) on the points of `points` that win on
+/// their point, and every capture of the piece that just moved to `moved`.
 fn standing(
     cx: &mut Context,
     after: &Position,
     moved: Option<Square>,
+    points: u128,
     material: Arithmetic,
     limits: GainLimits,
 ) -> ArrayVec<Move, 48> {
     let mut out = ArrayVec::new();
     for (sq, piece) in after.board().pieces_of(!after.turn()) {
-        if piece.role == Role::King {
+        if piece.role == Role::King || points & sq.mask() == 0 {
             continue;
         }
         for c in legal_captures(after, sq) {
