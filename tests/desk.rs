@@ -69,12 +69,24 @@ impl Http {
     }
 
     async fn send(&self, method: Method, path: &str, content_type: &str, body: Vec<u8>) -> Answer {
-        let request = Request::builder()
+        self.send_with(method, path, &[("content-type", content_type)], body)
+            .await
+    }
+
+    async fn send_with(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> Answer {
+        let mut request = Request::builder()
             .method(method)
-            .uri(format!("{}{path}", self.base))
-            .header("content-type", content_type)
-            .body(Full::new(Bytes::from(body)))
-            .expect("request");
+            .uri(format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request.body(Full::new(Bytes::from(body))).expect("request");
         let response = self.client.request(request).await.expect("HTTP/1.1 answer");
         assert_eq!(response.version(), tonic::codegen::http::Version::HTTP_11);
         let status = response.status();
@@ -497,6 +509,195 @@ async fn grpc_web_answers_over_http1_on_the_grpc_port() {
         .await
         .expect("gRPC");
     assert_eq!(list.get_ref().rulesets.len(), 3);
+}
+
+/// The CORS headers of an answer, by name (`access-control-…`).
+fn cors_header(answer: &Answer, name: &str) -> Option<String> {
+    answer
+        .headers
+        .get(format!("access-control-{name}"))
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+#[tokio::test]
+async fn other_origins_are_refused_unless_allowed_and_their_preflights_answered() {
+    let ruling = serde_json::json!({"fen": "4k4/9/1c7/9/9/9/R8/9/9/3K5 w", "moves": ["a3b3"]});
+    let body = ruling.to_string().into_bytes();
+    let json_from =
+        |origin: &'static str| [("content-type", "application/json"), ("origin", origin)];
+    let preflight = |origin: &'static str, method: &'static str, headers: &'static str| {
+        [
+            ("origin", origin),
+            ("access-control-request-method", method),
+            ("access-control-request-headers", headers),
+        ]
+    };
+    let club = "https://club.example";
+    let other = "https://other.example";
+
+    // By default no origin may read an answer, and a preflight is no call qili knows.
+    let closed = Server::start();
+    let http = Http::new(&closed);
+    let answer = http
+        .send_with(
+            Method::POST,
+            "/v1/adjudicate",
+            &json_from(club),
+            body.clone(),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    assert_eq!(cors_header(&answer, "allow-origin"), None);
+    let answer = http
+        .send_with(
+            Method::OPTIONS,
+            "/v1/adjudicate",
+            &preflight(club, "POST", "content-type"),
+            Vec::new(),
+        )
+        .await;
+    answer.assert_error(405, "ERROR_CODE_UNIMPLEMENTED", "");
+    assert_eq!(cors_header(&answer, "allow-origin"), None);
+
+    // With --allow-origin (twice), those origins may, others not.
+    let open = Server::start_with(&[
+        "--allow-origin",
+        club,
+        "--allow-origin",
+        "http://127.0.0.1:8000",
+    ]);
+    let http = Http::new(&open);
+    let answer = http
+        .send_with(
+            Method::OPTIONS,
+            "/v1/adjudicate",
+            &preflight(club, "POST", "content-type"),
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
+    let methods = cors_header(&answer, "allow-methods").unwrap_or_default();
+    assert!(methods.contains("POST"), "{methods}");
+    let headers = cors_header(&answer, "allow-headers").unwrap_or_default();
+    assert!(headers.contains("content-type"), "{headers}");
+    assert!(cors_header(&answer, "max-age").is_some());
+    let answer = http
+        .send_with(
+            Method::POST,
+            "/v1/adjudicate",
+            &json_from(club),
+            body.clone(),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
+    assert_eq!(answer.json()["verdict"], "VERDICT_NO_REPETITION");
+    // An error answer is readable too, so the page can show the bad field.
+    let answer = http
+        .send_with(
+            Method::POST,
+            "/v1/adjudicate",
+            &json_from(club),
+            br#"{"fen": "4k4 w"}"#.to_vec(),
+        )
+        .await;
+    answer.assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "fen");
+    assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
+    // Another origin: the preflight grants nothing, the answer carries no permission.
+    let answer = http
+        .send_with(
+            Method::OPTIONS,
+            "/v1/adjudicate",
+            &preflight(other, "POST", "content-type"),
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(cors_header(&answer, "allow-origin"), None);
+    let answer = http
+        .send_with(
+            Method::POST,
+            "/v1/adjudicate",
+            &json_from(other),
+            body.clone(),
+        )
+        .await;
+    assert_eq!(cors_header(&answer, "allow-origin"), None);
+    // gRPC-Web: its headers allowed, its status exposed.
+    let answer = http
+        .send_with(
+            Method::OPTIONS,
+            "/qili.v1.Qili/ListRulesets",
+            &preflight(
+                club,
+                "POST",
+                "content-type,x-grpc-web,x-user-agent,grpc-timeout",
+            ),
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
+    let headers = cors_header(&answer, "allow-headers").unwrap_or_default();
+    for name in ["x-grpc-web", "grpc-timeout"] {
+        assert!(headers.contains(name), "{name} in {headers}");
+    }
+    let answer = http
+        .send_with(
+            Method::POST,
+            "/qili.v1.Qili/ListRulesets",
+            &[
+                ("content-type", "application/grpc-web+proto"),
+                ("x-grpc-web", "1"),
+                ("origin", club),
+            ],
+            grpc_web_frame(&pb::ListRulesetsRequest {}),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
+    let exposed = cors_header(&answer, "expose-headers").unwrap_or_default();
+    assert!(exposed.contains("grpc-status"), "{exposed}");
+
+    // `*`: any origin.
+    let any = Server::start_with(&["--allow-origin", "*"]);
+    let answer = Http::new(&any)
+        .send_with(Method::POST, "/v1/adjudicate", &json_from(other), body)
+        .await;
+    assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some("*"));
+}
+
+#[test]
+fn a_bad_origin_is_refused_at_start() {
+    for (flags, expected) in [
+        (&["--allow-origin", "club.example"][..], "is not an origin"),
+        (
+            &["--allow-origin", "https://club.example/desk"][..],
+            "is not an origin",
+        ),
+        (
+            &[
+                "--allow-origin",
+                "*",
+                "--allow-origin",
+                "https://club.example",
+            ][..],
+            "give it alone",
+        ),
+    ] {
+        let out = std::process::Command::new(super::common::QILI)
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(flags)
+            .output()
+            .expect("run qili serve");
+        assert!(!out.status.success(), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--allow-origin: ") && stderr.contains(expected),
+            "{flags:?}: {stderr}"
+        );
+    }
 }
 
 // ---- The consult page in headless Chromium ----
@@ -1256,4 +1457,104 @@ async fn the_pages_frictions_are_gone() {
         .expect("upload");
     wait_for(client, "#game option[value='1']").await;
     client.clone().close().await.expect("close");
+}
+
+/// A page server on its own loopback port (another origin than qili's): it answers every request
+/// with an empty HTML page, until dropped.
+struct OtherOrigin {
+    origin: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl OtherOrigin {
+    async fn start() -> OtherOrigin {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a free port");
+        let port = listener.local_addr().expect("address").port();
+        let task = tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut head = Vec::new();
+                    let mut buf = [0u8; 1024];
+                    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match stream.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => head.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    let page = "<!doctype html><title>club</title><p>another site</p>";
+                    let answer = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: {}\r\n\
+                         connection: close\r\n\r\n{page}",
+                        page.len()
+                    );
+                    let _ = stream.write_all(answer.as_bytes()).await;
+                });
+            }
+        });
+        OtherOrigin {
+            origin: format!("http://127.0.0.1:{port}"),
+            task,
+        }
+    }
+}
+
+impl Drop for OtherOrigin {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// From the page now open, `fetch`es a ruling from the JSON API at `api`: the verdict, or
+/// `refused: …` when the browser does not let the page read the answer.
+async fn fetch_ruling(client: &fantoccini::Client, api: &str) -> String {
+    let script = "var done = arguments[arguments.length - 1];
+        fetch(arguments[0] + '/v1/adjudicate', {
+          method: 'POST',
+          headers: {'content-type': 'application/json'},
+          body: JSON.stringify({fen: '4k4/9/1c7/9/9/9/R8/9/9/3K5 w',
+            moves: ['a3b3', 'b7a7', 'b3a3', 'a7b7', 'a3b3', 'b7a7', 'b3a3', 'a7b7']})
+        }).then(function (r) { return r.json(); })
+          .then(function (j) { done(j.verdict); })
+          .catch(function (e) { done('refused: ' + e); });";
+    client
+        .execute_async(script, vec![serde_json::json!(api)])
+        .await
+        .expect("the script ran")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_page_on_another_origin_calls_the_json_api_only_when_its_origin_is_allowed() {
+    let turn = BROWSER.lock().await;
+    let Some(driver) = driver("a_page_on_another_origin") else {
+        return;
+    };
+    let page = OtherOrigin::start().await;
+    let allowing = Server::start_with(&["--allow-origin", &page.origin]);
+    let other = OtherOrigin::start().await;
+    let allowing_another = Server::start_with(&["--allow-origin", &other.origin]);
+    let closed = Server::start();
+    let client = browser(&driver).await;
+    client.goto(&page.origin).await.expect("open the page");
+    assert_eq!(
+        fetch_ruling(&client, &allowing.url()).await,
+        "VERDICT_RED_MUST_CHANGE"
+    );
+    for server in [&allowing_another, &closed] {
+        let answer = fetch_ruling(&client, &server.url()).await;
+        assert!(answer.starts_with("refused: "), "{answer}");
+    }
+    // qili's own page needs no permission.
+    client.goto(&closed.url()).await.expect("open qili's page");
+    assert_eq!(
+        fetch_ruling(&client, &closed.url()).await,
+        "VERDICT_RED_MUST_CHANGE"
+    );
+    client.close().await.expect("close");
+    drop(turn);
 }

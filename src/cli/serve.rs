@@ -60,10 +60,16 @@ pub struct ServeArgs {
     /// A write the client does not take for this long closes the connection, in milliseconds.
     #[arg(long, default_value_t = service::DEFAULT_WRITE_TIMEOUT_MS)]
     write_timeout_ms: u64,
+    /// Let pages from ORIGIN (`https://club.example`, scheme, host and port) call the JSON API
+    /// and gRPC-Web from a browser (CORS); repeatable, or `*` for every origin [default: none].
+    #[arg(long, value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
 }
 
 /// Serves until a signal, then drains and exits 0.
 pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
+    let allow_origins = service::AllowedOrigins::parse(&args.allow_origin)
+        .map_err(|e| format!("--allow-origin: {e}"))?;
     let filter = log_filter(args.log_level.as_deref(), std::env::var_os("RUST_LOG"))?;
     let log = LogWriter::stderr();
     init_logging(args.log_format, filter, &log);
@@ -82,6 +88,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         idle_timeout: Duration::from_millis(args.idle_timeout_ms.max(1)),
         read_timeout: Duration::from_millis(args.read_timeout_ms.max(1)),
         write_timeout: Duration::from_millis(args.write_timeout_ms.max(1)),
+        allow_origins,
     };
     // The async workers only carry connections; rulings run in the service's work pool.
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -1,5 +1,6 @@
 //! The server's limits and their defaults.
 
+use super::cors::AllowedOrigins;
 use std::time::Duration;
 
 /// Default address `qili serve` listens on.
@@ -54,6 +55,9 @@ pub struct ServiceConfig {
     pub read_timeout: Duration,
     /// A write that the client does not take for this long closes the connection.
     pub write_timeout: Duration,
+    /// Origins whose pages may call the JSON API and gRPC-Web from a browser (CORS); none by
+    /// default.
+    pub allow_origins: AllowedOrigins,
 }
 
 impl Default for ServiceConfig {
@@ -69,6 +73,7 @@ impl Default for ServiceConfig {
             idle_timeout: Duration::from_millis(DEFAULT_IDLE_TIMEOUT_MS),
             read_timeout: Duration::from_millis(DEFAULT_READ_TIMEOUT_MS),
             write_timeout: Duration::from_millis(DEFAULT_WRITE_TIMEOUT_MS),
+            allow_origins: AllowedOrigins::None,
         }
     }
 }

@@ -92,7 +92,12 @@ pub fn routes(grpc: Routes, service: QiliService, config: &ServiceConfig) -> Rou
         .layer(security_headers())
         .with_state(service);
     let not_found = axum::handler::Handler::<_, ()>::layer(not_found, security_headers());
-    Routes::from(grpc.merge(http).fallback(not_found))
+    let router = grpc.merge(http).fallback(not_found);
+    // Outside gRPC-Web and the JSON API, so that it answers their preflights.
+    match config.allow_origins.layer() {
+        Some(cors) => Routes::from(router.layer(cors)),
+        None => Routes::from(router),
+    }
 }
 
 /// The headers of every HTTP answer (not the gRPC ones): the content security policy, no MIME

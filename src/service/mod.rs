@@ -5,6 +5,7 @@ mod access;
 mod config;
 mod connection;
 pub mod convert;
+mod cors;
 mod failure;
 mod handler;
 mod http;
@@ -20,6 +21,7 @@ pub use config::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_MOVES, DEFAULT_MAX_QUEUE,
     DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS, ServiceConfig, default_concurrency,
 };
+pub use cors::{AllowedOrigins, OriginError};
 pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge, abridge_text};
 pub use handler::{QiliService, STREAM_INTAKE_BYTES, Taken};
 pub use pool::{Lane, WorkPool};
