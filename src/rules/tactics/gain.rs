@@ -346,6 +346,16 @@ fn generate(memo: &mut Memo, pos: &Position, moves: &mut MoveList) -> (bool, boo
     (in_check, any_legal)
 }
 
+/// The checking moves of the side to move, in the generator's order; remembered for the ruling
+/// (the searches look for quiet checks at the same positions again and again).
+fn checking_moves(memo: &mut Memo, pos: &Position, moves: &mut MoveList) {
+    if memo.checks(pos.hash(), moves) {
+        return;
+    }
+    push_checks(pos, moves);
+    memo.set_checks(pos.hash(), moves);
+}
+
 /// Whether the side to move is in check and whether it has a legal move at all, from the moves
 /// remembered for the position if any.
 fn status(memo: &Memo, pos: &Position) -> (bool, bool) {
@@ -496,7 +506,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
         }
         if wants_checks && !done {
             let mut checks = MoveList::new();
-            push_checks(pos, &mut checks);
+            checking_moves(&mut self.cx.memo, pos, &mut checks);
             for &m in &checks {
                 if Some(m) == killer_check || !self.quiet_check_counts(pos, m, &state, ours) {
                     continue;

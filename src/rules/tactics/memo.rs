@@ -18,19 +18,20 @@ struct Slot<T> {
     value: T,
 }
 
-struct Table<T: Clone> {
+/// A direct-mapped table of `N` slots (a power of two), [`SLOTS`] unless said otherwise.
+struct Table<T: Clone, const N: usize = SLOTS> {
     slots: Vec<Option<Slot<T>>>,
 }
 
-impl<T: Clone> Table<T> {
-    fn new() -> Table<T> {
+impl<T: Clone, const N: usize> Table<T, N> {
+    fn new() -> Table<T, N> {
         Table {
-            slots: vec![None; SLOTS],
+            slots: vec![None; N],
         }
     }
 
     /// A table with no slots, holding nothing (allocates nothing).
-    const fn empty() -> Table<T> {
+    const fn empty() -> Table<T, N> {
         Table { slots: Vec::new() }
     }
 
@@ -42,7 +43,7 @@ impl<T: Clone> Table<T> {
     /// The value stored under `key` in this generation, borrowed.
     #[inline]
     fn peek(&self, generation: u32, key: u64) -> Option<&T> {
-        match &self.slots[(key as usize) & (SLOTS - 1)] {
+        match &self.slots[(key as usize) & (N - 1)] {
             Some(s) if s.generation == generation && s.key == key => Some(&s.value),
             _ => None,
         }
@@ -50,7 +51,7 @@ impl<T: Clone> Table<T> {
 
     #[inline]
     fn put(&mut self, generation: u32, key: u64, value: T) {
-        self.slots[(key as usize) & (SLOTS - 1)] = Some(Slot {
+        self.slots[(key as usize) & (N - 1)] = Some(Slot {
             generation,
             key,
             value,
@@ -99,13 +100,21 @@ pub struct Generated {
     pub any_legal: bool,
 }
 
+/// Most checks of a remembered list of checking moves (longer ones are generated again).
+pub const CHECKS: usize = 16;
+
+/// Slots of the table of checking moves: the gain searches look for quiet checks at a few
+/// hundred positions of a ruling, each several times.
+const CHECK_SLOTS: usize = 1 << 11;
+
 /// The answers one ruling remembers: what the mate searches proved (by position), the whole mate
-/// searches' results, and the moves the gain searches generated.
+/// searches' results, the moves the gain searches generated and the checks they looked for.
 pub struct Memo {
     generation: u32,
     mated: Table<(u8, bool)>,
     roots: Table<Root>,
     generated: Table<Generated>,
+    checks: Table<ArrayVec<Move, CHECKS>, CHECK_SLOTS>,
 }
 
 impl Memo {
@@ -116,6 +125,7 @@ impl Memo {
             mated: Table::new(),
             roots: Table::new(),
             generated: Table::new(),
+            checks: Table::new(),
         }
     }
 
@@ -126,6 +136,7 @@ impl Memo {
             mated: Table::empty(),
             roots: Table::empty(),
             generated: Table::empty(),
+            checks: Table::empty(),
         }
     }
 
@@ -202,6 +213,28 @@ impl Memo {
     pub fn generated_status(&self, hash: u64) -> Option<(bool, bool)> {
         let g = self.generated.peek(self.generation, hash)?;
         Some((g.in_check, g.any_legal))
+    }
+
+    /// The checking moves of the side to move at the position with hash `hash`, if remembered:
+    /// appended to `moves` (in the generator's order). Whether they were.
+    #[inline]
+    pub fn checks(&self, hash: u64, moves: &mut MoveList) -> bool {
+        match self.checks.peek(self.generation, hash) {
+            Some(c) => {
+                moves.extend(c.iter().copied());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Remembers the checking moves at the position with hash `hash` (not when there are more
+    /// than [`CHECKS`]).
+    #[inline]
+    pub fn set_checks(&mut self, hash: u64, moves: &[Move]) {
+        if let Ok(c) = ArrayVec::try_from(moves) {
+            self.checks.put(self.generation, hash, c);
+        }
     }
 
     /// Remembers the moves generated at the position with hash `hash`.
