@@ -1,7 +1,9 @@
 //! Ruling time per corpus case, in-process: the whole corpus as one batch (time per ruling), the
 //! slowest cases one by one, a table of every case's median time printed before the runs, and the
 //! crowded positions of `tests/data/crowded.txt` (built to make the searches explode) under each
-//! rule profile.
+//! rule profile, and the platform mix of `benches/data/platform-mix.jsonl` (a request after every
+//! move of 21 real games): every request once, and its rulings that find a repetition (the
+//! real-game cycles, crowded middlegames), each with the mean time per ruling printed first.
 //!
 //! `cargo bench --bench rulings`
 
@@ -9,7 +11,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use qili::corpus::{self, Case};
-use qili::rules::{self, Options, Ruleset};
+use qili::rules::{self, Options, Ruleset, Verdict};
 use qili::{Move, Position};
 use std::hint::black_box;
 use std::path::Path;
@@ -72,6 +74,57 @@ fn crowded() -> Vec<Prepared> {
     out
 }
 
+/// The requests of the platform mix (`AdjudicateRequest`s in the JSON API's form: `fen`, `moves`
+/// in ICCS, `ruleset`, empty for the default), named by their `requestId`.
+fn platform_mix() -> Vec<Prepared> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/platform-mix.jsonl");
+    let text = std::fs::read_to_string(path).expect("benches/data/platform-mix.jsonl");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a JSON request");
+            let text = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+            let ruleset = text("ruleset");
+            let request = qili::request::Request {
+                fen: text("fen"),
+                moves: v["moves"]
+                    .as_array()
+                    .expect("moves")
+                    .iter()
+                    .map(|m| m.as_str().expect("a move").to_string())
+                    .collect(),
+                notation: None,
+                options: Options {
+                    ruleset: if ruleset.is_empty() {
+                        Ruleset::default()
+                    } else {
+                        ruleset.parse().expect("a ruleset")
+                    },
+                    ..Options::default()
+                },
+            };
+            let (start, moves) = request.parse().expect("a legal request");
+            Prepared {
+                id: text("requestId"),
+                start,
+                moves,
+                options: request.options,
+            }
+        })
+        .collect()
+}
+
+/// Mean time of one ruling over `ps`, each ruled `runs` times.
+fn mean_time(ps: &[&Prepared], runs: u32) -> Duration {
+    let t = Instant::now();
+    for _ in 0..runs {
+        for p in ps {
+            black_box(rules::rule(&p.start, &p.moves, &p.options));
+        }
+    }
+    t.elapsed() / (runs * ps.len() as u32)
+}
+
 /// Median time of one ruling of `p`, over a few runs.
 fn median_time(p: &Prepared) -> Duration {
     let mut times: Vec<Duration> = (0..15)
@@ -131,6 +184,32 @@ fn rulings(c: &mut Criterion) {
     for (_, p) in slowest.iter().rev().take(3) {
         group.bench_with_input(BenchmarkId::from_parameter(&p.id), p, |b, p| {
             b.iter(|| rules::rule(&p.start, &p.moves, &p.options))
+        });
+    }
+    group.finish();
+
+    let mix = platform_mix();
+    let every: Vec<&Prepared> = mix.iter().collect();
+    let cycles: Vec<&Prepared> = mix
+        .iter()
+        .filter(|p| rules::rule(&p.start, &p.moves, &p.options).verdict != Verdict::NoRepetition)
+        .collect();
+    println!(
+        "platform mix: {} requests, mean ruling {:?}; the {} that find a repetition: mean {:?}",
+        every.len(),
+        mean_time(&every, 5),
+        cycles.len(),
+        mean_time(&cycles, 20),
+    );
+    let mut group = c.benchmark_group("platform mix");
+    for (name, ps) in [("every request once", &every), ("repetitions", &cycles)] {
+        group.throughput(Throughput::Elements(ps.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for p in ps.iter() {
+                    black_box(rules::rule(&p.start, &p.moves, &p.options));
+                }
+            })
         });
     }
     group.finish();
