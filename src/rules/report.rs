@@ -117,6 +117,38 @@ pub struct Target {
     pub why: Why,
 }
 
+impl Target {
+    /// The piece on `square`, attacked and not (yet) chased: what is known of it before the chase
+    /// test judges it (no gain, no participants, no reason).
+    pub fn attacked(
+        square: Square,
+        piece: Piece,
+        attackers: Vec<Square>,
+        defenders: Vec<Defender>,
+        protection: Protection,
+        line: Vec<LineMove>,
+    ) -> Target {
+        Target {
+            square,
+            piece,
+            attackers,
+            defenders,
+            protection,
+            gain: 0,
+            means: Means::Capture,
+            new: false,
+            joint: false,
+            line,
+            participants: Vec::new(),
+            counted: false,
+            reason: String::new(),
+            reason_zh: String::new(),
+            article: None,
+            why: Why::WinsNothing,
+        }
+    }
+}
+
 /// Why an attacked piece does or does not make the move a chase (the typed reason behind a
 /// target's `reason`; [`words::reason`](super::words::reason) says it in words).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -373,24 +373,13 @@ fn is_attacking_piece(piece: Piece, sq: Square) -> bool {
 
 /// The report skeleton of the enemy piece on `sq` of `pos`, not (yet) chased.
 fn base_target(pos: &Position, sq: Square, piece: Piece, x: Option<&Assessment>) -> Target {
-    Target {
-        square: sq,
+    Target::attacked(
+        sq,
         piece,
-        attackers: x.map(Assessment::attackers).unwrap_or_default(),
-        defenders: x.map(|x| x.defenders.clone()).unwrap_or_default(),
-        protection: x.map_or(Protection::Unprotected, |x| x.protection),
-        gain: 0,
-        means: Means::Capture,
-        new: false,
-        joint: false,
-        line: x
-            .map(|x| LineMove::line(pos, &[x.best]))
+        x.map(Assessment::attackers).unwrap_or_default(),
+        x.map(|x| x.defenders.clone()).unwrap_or_default(),
+        x.map_or(Protection::Unprotected, |x| x.protection),
+        x.map(|x| LineMove::line(pos, &[x.best]))
             .unwrap_or_default(),
-        participants: Vec::new(),
-        counted: false,
-        reason: String::new(),
-        reason_zh: String::new(),
-        article: None,
-        why: Why::WinsNothing,
-    }
+    )
 }

@@ -18,7 +18,7 @@ use crate::rules::kinds::Protection;
 use crate::rules::options::Options;
 use crate::rules::profile::Profile;
 use crate::rules::protection::{exchange, legal_captures};
-use crate::rules::report::{Defender, LineMove, Means, Target, Why};
+use crate::rules::report::{Defender, LineMove, Target, Why};
 use crate::rules::tactics::context::Context;
 use crate::rules::tactics::gain::{GainLimits, line_material};
 use crate::rules::tactics::mate::mate_by_checks;
@@ -154,30 +154,21 @@ impl OnPoint {
             Some((_, guards)) => guards,
             None => self.guards(cx, a, shown),
         };
-        let mut t = Target {
-            square: sq,
-            piece,
-            attackers: captures.iter().map(|c| c.from).collect(),
-            protection: if guards.is_empty() {
-                Protection::Unprotected
-            } else if guards.iter().all(|d| !d.real) {
-                Protection::FalseRoot
-            } else {
-                Protection::Protected
-            },
-            defenders: guards,
-            gain: 0,
-            means: Means::Capture,
-            new: false,
-            joint: false,
-            line: LineMove::line(a, &[shown]),
-            participants: Vec::new(),
-            counted: false,
-            reason: String::new(),
-            reason_zh: String::new(),
-            article: None,
-            why: Why::WinsNothing,
+        let protection = if guards.is_empty() {
+            Protection::Unprotected
+        } else if guards.iter().all(|d| !d.real) {
+            Protection::FalseRoot
+        } else {
+            Protection::Protected
         };
+        let mut t = Target::attacked(
+            sq,
+            piece,
+            captures.iter().map(|c| c.from).collect(),
+            guards,
+            protection,
+            LineMove::line(a, &[shown]),
+        );
         let Some((c, Capture::Target { article, always })) = best else {
             let reason = judged.iter().map(|(_, v)| *v).min_by_key(|v| v.rank());
             t.why = match (reason, confined) {
