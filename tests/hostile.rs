@@ -584,6 +584,207 @@ async fn bytes_that_are_not_a_valid_message_are_invalid_argument() {
     assert_no_panic(&server);
 }
 
+/// Sends `body` as it is (no framing added) to `rpc` over gRPC (HTTP/2) and returns the call's
+/// status, from the answer's head or its trailers.
+async fn grpc_bytes(ch: tonic::transport::Channel, rpc: &str, body: Vec<u8>) -> Status {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let request = tonic::codegen::http::Request::builder()
+        .method("POST")
+        .uri(rpc)
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(tonic::body::Body::new(http_body_util::Full::new(
+            tonic::codegen::Bytes::from(body),
+        )))
+        .expect("request");
+    let call = async {
+        let response = ch.oneshot(request).await.expect("an answer");
+        if let Some(status) = Status::from_header_map(response.headers()) {
+            return status;
+        }
+        let answer = response.into_body().collect().await.expect("the body");
+        let trailers = answer.trailers().expect("trailers");
+        Status::from_header_map(trailers).expect("grpc-status")
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(30), call)
+        .await
+        .expect("an answer within 30 s")
+}
+
+/// Sends `body` to `rpc` over gRPC-Web (HTTP/1.1) as `content_type` and returns the gRPC code of
+/// the answer, from its head (an error answered at once) or its trailer frame.
+async fn grpc_web_code(addr: &str, rpc: &str, content_type: &str, body: &[u8]) -> i32 {
+    use base64::Engine;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut raw = format!(
+        "POST {rpc} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-type: \
+         {content_type}\r\nx-grpc-web: 1\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    raw.extend_from_slice(body);
+    let mut socket = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    socket.write_all(&raw).await.expect("write");
+    let mut answer = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        socket.read_to_end(&mut answer),
+    )
+    .await
+    .expect("an answer within 30 s")
+    .expect("read");
+    let at = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    let head = String::from_utf8_lossy(&answer[..at]).to_lowercase();
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    let mut rest = answer[at + 4..].to_vec();
+    if content_type.contains("text") {
+        rest = base64::engine::general_purpose::STANDARD
+            .decode(&rest)
+            .unwrap_or(rest);
+    }
+    let trailers = String::from_utf8_lossy(&rest).to_lowercase();
+    let code = [head.as_str(), trailers.as_ref()]
+        .into_iter()
+        .find_map(|text| {
+            let at = text.find("grpc-status:")?;
+            let digits: String = text[at + 12..]
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse().ok()
+        });
+    code.unwrap_or_else(|| panic!("no grpc-status: {head} {trailers}"))
+}
+
+/// 23.8: broken framing is the client's mistake, not a fault of the server: a truncated frame,
+/// no frame, a compressed flag without `grpc-encoding`, gRPC-Web text that is not base64 are
+/// INVALID_ARGUMENT (tonic says INTERNAL) over gRPC and gRPC-Web, logged at INFO.
+#[tokio::test]
+async fn broken_frames_are_invalid_argument_at_info_over_grpc_and_grpc_web() {
+    use base64::Engine;
+    let server = Server::start();
+    let ch = channel(&server.url()).await;
+    let frame = |flag: u8, len: u32, body: &[u8]| {
+        let mut bytes = vec![flag];
+        bytes.extend_from_slice(&len.to_be_bytes());
+        bytes.extend_from_slice(body);
+        bytes
+    };
+    let unary = "/qili.v1.Qili/Adjudicate";
+    let stream = "/qili.v1.Qili/AdjudicateStream";
+    let cases = [
+        ("truncated", frame(0, 16, b"\x0a\x02id"), true),
+        ("compressed flag, no grpc-encoding", frame(1, 0, b""), true),
+        // No frame at all: a unary call without its message (a stream may carry none).
+        ("no frame", Vec::new(), false),
+    ];
+    let mut calls = 0;
+    for (name, body, in_stream) in &cases {
+        let status = grpc_bytes(ch.clone(), unary, body.clone()).await;
+        assert_eq!(
+            status.code(),
+            Code::InvalidArgument,
+            "gRPC {name}: {status:?}"
+        );
+        assert!(status.message().starts_with("request: "), "{status:?}");
+        calls += 1;
+        if *in_stream {
+            let status = grpc_bytes(ch.clone(), stream, body.clone()).await;
+            assert_eq!(
+                status.code(),
+                Code::InvalidArgument,
+                "stream {name}: {status:?}"
+            );
+            calls += 1;
+        }
+        let web = grpc_web_code(&server.addr, unary, "application/grpc-web+proto", body).await;
+        assert_eq!(web, Code::InvalidArgument as i32, "gRPC-Web {name}");
+        let text = base64::engine::general_purpose::STANDARD.encode(body);
+        let web = grpc_web_code(
+            &server.addr,
+            unary,
+            "application/grpc-web-text",
+            text.as_bytes(),
+        )
+        .await;
+        assert_eq!(web, Code::InvalidArgument as i32, "gRPC-Web text {name}");
+        calls += 2;
+    }
+    for bad in ["AAAA*AAA", "AAAAAA=A"] {
+        let web = grpc_web_code(
+            &server.addr,
+            unary,
+            "application/grpc-web-text",
+            bad.as_bytes(),
+        )
+        .await;
+        assert_eq!(web, Code::InvalidArgument as i32, "gRPC-Web text {bad:?}");
+        calls += 1;
+    }
+
+    // A client's short deadline (1 ms) is DEADLINE_EXCEEDED at INFO over gRPC and JSON alike
+    // (the JSON call's 504 was at ERROR).
+    let late = pb::AdjudicateRequest {
+        fen: CHECKS.into(),
+        moves: shuttle_checks(),
+        ..Default::default()
+    };
+    let mut request = Request::new(late.clone());
+    request.set_timeout(std::time::Duration::from_millis(1));
+    let status = QiliClient::new(ch.clone())
+        .adjudicate(request)
+        .await
+        .expect_err("too late");
+    assert!(
+        matches!(status.code(), Code::DeadlineExceeded | Code::Cancelled),
+        "{status:?}"
+    );
+    let json = serde_json::to_string(&late).expect("JSON");
+    let raw = format!(
+        "POST /v1/adjudicate HTTP/1.1\r\nhost: {}\r\nconnection: close\r\ncontent-type: \
+         application/json\r\ngrpc-timeout: 1m\r\ncontent-length: {}\r\n\r\n{json}",
+        server.addr,
+        json.len()
+    );
+    let answer = {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut socket = tokio::net::TcpStream::connect(&server.addr)
+            .await
+            .expect("connect");
+        socket.write_all(raw.as_bytes()).await.expect("write");
+        let mut answer = Vec::new();
+        socket.read_to_end(&mut answer).await.expect("read");
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+    assert!(answer.starts_with("HTTP/1.1 504"), "{answer}");
+
+    // One line a call, at INFO with its code; nothing in the log above INFO.
+    let lines = server.calls(calls + 2, std::time::Duration::from_secs(10));
+    let broken: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["code"] == "INVALID_ARGUMENT" && l["level"] == "INFO")
+        .collect();
+    assert_eq!(broken.len(), calls, "{lines:#?}");
+    let late: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["code"] == "DEADLINE_EXCEEDED" || l["code"] == "CANCELLED")
+        .collect();
+    assert_eq!(late.len(), 2, "{lines:#?}");
+    assert!(late.iter().any(|l| l["http_status"] == 504), "{late:#?}");
+    let loud: Vec<String> = server
+        .log()
+        .into_iter()
+        .filter(|l| !l.contains("\"level\":\"INFO\""))
+        .collect();
+    assert!(loud.is_empty(), "{loud:#?}");
+    assert_no_panic(&server);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The access log: every rejected call is logged, those refused while decoding included.
 // ---------------------------------------------------------------------------------------------

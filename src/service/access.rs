@@ -291,12 +291,14 @@ impl Call {
             }
             Some(End::Http(status, failure)) => {
                 let http_status = status.as_u16();
-                let level = if status.is_server_error() {
-                    tracing::Level::ERROR
-                } else {
-                    tracing::Level::INFO
-                };
                 let failure = failure.as_ref();
+                // The code decides, as over gRPC: a 504 (DEADLINE_EXCEEDED) is the client's
+                // deadline or the server's load, no fault; a 5xx with no code is one.
+                let level = match failure {
+                    Some(f) => level_of(f.code()),
+                    None if status.is_server_error() => tracing::Level::ERROR,
+                    None => tracing::Level::INFO,
+                };
                 let code = failure.map(|f| code_name(f.code()));
                 let meta = |key: &str| {
                     failure.and_then(|f| f.metadata().get(key)?.to_str().ok().map(str::to_owned))
@@ -417,6 +419,15 @@ mod tests {
     /// The log lines of one call of a service answering `status` with `content_type`, and what
     /// the handler noted.
     fn log_of(status: u16, content_type: &str, note: bool) -> String {
+        log_with(status, content_type, note, None)
+    }
+
+    /// The log line of a JSON call that failed with `failure` (as `HttpError` answers).
+    fn log_of_failure(status: u16, failure: Status) -> String {
+        log_with(status, "application/json", false, Some(failure))
+    }
+
+    fn log_with(status: u16, content_type: &str, note: bool, failure: Option<Status>) -> String {
         let captured = Captured::default();
         let writer = captured.clone();
         let subscriber = tracing_subscriber::fmt()
@@ -429,11 +440,13 @@ mod tests {
                 n.request_id("json-1");
                 n.verdict("draw");
             }
-            let response = http::Response::builder()
+            let mut response = http::Response::builder()
                 .status(status)
-                .header(http::header::CONTENT_TYPE, content_type.as_str())
-                .body(tonic::body::Body::empty());
-            std::future::ready(response)
+                .header(http::header::CONTENT_TYPE, content_type.as_str());
+            if let Some(failure) = &failure {
+                response = response.extension(failure.clone());
+            }
+            std::future::ready(response.body(tonic::body::Body::empty()))
         });
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
@@ -478,6 +491,14 @@ mod tests {
             log.contains(" ERROR ") && log.contains("http_status=500"),
             "{log}"
         );
+        // A 504 the handler answered DEADLINE_EXCEEDED is at INFO, as the same call over gRPC.
+        let log = log_of_failure(504, tonic::Status::deadline_exceeded("late"));
+        assert!(
+            log.contains(" INFO ") && log.contains("code=\"DEADLINE_EXCEEDED\""),
+            "{log}"
+        );
+        let log = log_of_failure(500, tonic::Status::internal("broken"));
+        assert!(log.contains(" ERROR "), "{log}");
     }
 
     #[test]

@@ -16,10 +16,42 @@ pub const SATURATED: &str = "the server is saturated";
 /// How prost's decoding errors begin (tonic reports them as INTERNAL).
 const DECODE_PREFIX: &str = "failed to decode Protobuf message: ";
 
+/// Broken framing from a client, as tonic and tonic-web report it (INTERNAL, though the fault is
+/// the client's): how their message begins, and what qili says instead.
+const FRAMING: [(&str, &str); 6] = [
+    (
+        "Unexpected EOF decoding stream",
+        "the message is cut short: its frame announces more bytes than the body holds",
+    ),
+    (
+        "Missing request message",
+        "the body holds no message (a unary call sends one gRPC frame)",
+    ),
+    (
+        "protocol error: received message with compressed-flag but no grpc-encoding",
+        "a message is flagged compressed but the call names no grpc-encoding",
+    ),
+    (
+        "protocol error: received message with invalid compression flag",
+        "a message's compression flag is neither 0 nor 1",
+    ),
+    (
+        "tonic-web: malformed base64",
+        "the gRPC-Web text body is not base64",
+    ),
+    // The base64 decoder's own errors (`Invalid symbol 42, offset 4.`, `Invalid padding`, …).
+    (
+        "tonic-web: Invalid ",
+        "the gRPC-Web text body is not base64",
+    ),
+];
+
 /// The status a client should see for one the transport made with a code meant for other things:
-/// a message over the size limit (tonic: OUT_OF_RANGE) is RESOURCE_EXHAUSTED, and a message that
+/// a message over the size limit (tonic: OUT_OF_RANGE) is RESOURCE_EXHAUSTED; a message that
 /// cannot be decoded, such as a string that is not UTF-8 (tonic: INTERNAL), is INVALID_ARGUMENT
-/// naming the field. `None` when `status` needs no change.
+/// naming the field; broken framing — a truncated frame, no frame, a compressed flag without
+/// `grpc-encoding`, gRPC-Web text that is not base64 (tonic: INTERNAL) — is INVALID_ARGUMENT.
+/// `None` when `status` needs no change.
 pub fn reclassify(status: &Status) -> Option<Status> {
     match status.code() {
         // tonic's message says how large the message was; name what is at fault and the flag.
@@ -28,7 +60,14 @@ pub fn reclassify(status: &Status) -> Option<Status> {
             status.message()
         ))),
         Code::Internal => {
-            let detail = status.message().strip_prefix(DECODE_PREFIX)?;
+            let message = status.message();
+            if let Some((_, reason)) = FRAMING.iter().find(|(p, _)| message.starts_with(p)) {
+                return Some(Status::invalid_argument(abridge(
+                    &format!("request: {reason} ({message})"),
+                    "",
+                )));
+            }
+            let detail = message.strip_prefix(DECODE_PREFIX)?;
             // prost names the path as `Message.field: ` before the reason.
             let (path, reason) = detail.split_once(": ").unwrap_or(("", detail));
             let field = path.split_once('.').map(|(_, f)| f).filter(|f| {
