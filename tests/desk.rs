@@ -700,6 +700,129 @@ fn a_bad_origin_is_refused_at_start() {
     }
 }
 
+/// A 480-ply cycle in 480 moves (3.9 KB of JSON): a red rook tours 16 squares and a black rook 15
+/// (rook moves within their corners of the board, touching nothing), so the first position comes
+/// back only after lcm(16, 15) = 240 moves each. Every move is idle: a draw.
+fn long_cycle() -> (String, Vec<String>) {
+    let red = [
+        "a1", "a2", "a3", "a4", "b4", "b1", "b2", "b3", "c3", "c1", "c2", "c4", "d4", "d2", "d3",
+        "d1",
+    ];
+    let black = [
+        "f5", "f6", "f7", "f8", "g8", "g5", "g6", "g7", "h7", "h5", "h6", "h8", "i8", "i6", "i5",
+    ];
+    let mut moves = Vec::new();
+    for i in 0..240 {
+        moves.push(format!("{}{}", red[i % 16], red[(i + 1) % 16]));
+        moves.push(format!("{}{}", black[i % 15], black[(i + 1) % 15]));
+    }
+    ("4k4/9/9/9/5r3/9/9/9/R8/3K5 w".to_string(), moves)
+}
+
+/// The `data-step`s of a sheet's diagrams.
+fn drawn_steps(html: &str) -> Vec<usize> {
+    html.split("<figure class=\"step\" data-step=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next()?.parse().ok())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_long_cycle_and_a_big_record_get_bounded_answers() {
+    let server = Server::start();
+    let http = Http::new(&server);
+    let (fen, moves) = long_cycle();
+
+    // The ruling: the first 64 moves whole, the other 416 as at summary detail.
+    let request = serde_json::json!({"fen": fen, "moves": moves});
+    let answer = http.post("/v1/adjudicate", &request).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let ruling = answer.json();
+    assert_eq!(ruling["verdict"], "VERDICT_DRAW");
+    assert_eq!(ruling["cycleLength"], 480);
+    let listed = ruling["moves"].as_array().expect("moves");
+    assert_eq!(listed.len(), 480);
+    assert_eq!(ruling["abridgedMoves"], 416);
+    assert!(listed[63]["mateSearch"].is_object() && listed[63]["noteEn"].is_string());
+    let empty = |v: &serde_json::Value| v.as_str().is_none_or(str::is_empty);
+    assert!(listed[64]["mateSearch"].is_null() && empty(&listed[64]["noteEn"]));
+    assert_eq!(listed[479]["kind"], "MOVE_KIND_IDLE");
+    assert!(
+        answer.body.len() < 160_000,
+        "{} bytes for a {}-byte request",
+        answer.body.len(),
+        request.to_string().len()
+    );
+    // A short cycle comes whole.
+    let short = http
+        .post(
+            "/v1/adjudicate",
+            &serde_json::json!({"fen": "4k4/9/1c7/9/9/9/R8/9/9/3K5 w", "moves": ["a3b3", "b7a7", "b3a3", "a7b7", "a3b3", "b7a7", "b3a3", "a7b7"]}),
+        )
+        .await
+        .json();
+    assert_eq!(short["abridgedMoves"].as_u64().unwrap_or(0), 0, "{short}");
+    assert!(short["moves"][3]["mateSearch"].is_object(), "{short}");
+
+    // The page's sheet: 32 diagrams at a time, every move in the table, the rest on request.
+    let desk = |from: Option<usize>| {
+        let mut body = serde_json::json!({"fen": fen, "moves": moves.join(" ")});
+        if let Some(from) = from {
+            body["diagrams_from"] = from.into();
+        }
+        body
+    };
+    let first = http.post("/desk/ruling", &desk(None)).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let html = first.text();
+    assert_eq!(drawn_steps(&html), (0..32).collect::<Vec<_>>());
+    assert_eq!(html.matches("<tr data-step=").count(), 480);
+    assert!(
+        html.contains("class=\"more-diagrams\""),
+        "the others are offered"
+    );
+    assert!(html.contains("data-from=\"32\""));
+    assert!(first.body.len() < 1_000_000, "{} bytes", first.body.len());
+    let middle = http.post("/desk/ruling", &desk(Some(32))).await.text();
+    assert_eq!(drawn_steps(&middle), (32..64).collect::<Vec<_>>());
+    assert!(middle.contains("data-from=\"0\"") && middle.contains("data-from=\"64\""));
+    // Past the end: the last 32.
+    let last = http.post("/desk/ruling", &desk(Some(470))).await.text();
+    assert_eq!(drawn_steps(&last), (449..=480).collect::<Vec<_>>());
+
+    // A record of 2 500 games: a thousand listed at a time, with the total.
+    let record: String = (1..=2500)
+        .map(|i| format!("[Event \"g{i}\"]\n\n1. 炮二平五 马8进7 *\n\n"))
+        .collect();
+    let base64 = {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD.encode(record.as_bytes())
+    };
+    let list = |from: Option<usize>| {
+        let mut body = serde_json::json!({"record": base64});
+        if let Some(from) = from {
+            body["games_from"] = from.into();
+        }
+        body
+    };
+    let answer = http.post("/desk/record", &list(None)).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let games = answer.json();
+    assert_eq!(games["total"], 2500);
+    let numbers = |v: &serde_json::Value| -> Vec<u64> {
+        v["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .filter_map(|g| g["number"].as_u64())
+            .collect()
+    };
+    assert_eq!(numbers(&games), (1..=1000).collect::<Vec<_>>());
+    let tail = http.post("/desk/record", &list(Some(2001))).await.json();
+    assert_eq!(numbers(&tail), (2001..=2500).collect::<Vec<_>>());
+    assert_eq!(tail["total"], 2500);
+}
+
 // ---- The consult page in headless Chromium ----
 
 /// One browser test at a time: each runs its own Chromium.

@@ -242,6 +242,7 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
                     &dispute,
                     &Paperwork::default(),
                     &forbidden,
+                    qili::sheet::Diagrams::ALL,
                     lang
                 )
             );

@@ -47,6 +47,14 @@ const PAGE: &str = include_str!("page/index.html");
 const PAGE_STYLE: &str = include_str!("page/desk.css");
 const PAGE_SCRIPT: &str = include_str!("page/desk.js");
 
+/// Most cycle diagrams in one sheet the page asks for (`/desk/ruling`); the others come on
+/// request (`diagrams_from`). A diagram is about 9 KB: a 480-ply cycle's sheet was 4.4 MB.
+pub const SHEET_DIAGRAMS: usize = 32;
+
+/// Most games of a record listed in one answer of `/desk/record`; the others come on request
+/// (`games_from`). A 780 KB record of 27 857 games was a 1.5 MB list.
+pub const LISTED_GAMES: usize = 1000;
+
 /// The page's content security policy, sent with every HTTP answer: scripts, styles and images
 /// only from this server (no inline script, so markup that slipped into a sheet could not run),
 /// calls only to it, and no framing by another site (clickjacking).
@@ -584,6 +592,10 @@ struct DeskRequest {
     lang: String,
     /// The paperwork the arbiter typed (event, round, board, players, time, arbiter).
     paperwork: sheet::Paperwork,
+    /// The sheet's first diagram (0: the cycle's start); at most [`SHEET_DIAGRAMS`] are drawn.
+    diagrams_from: usize,
+    /// The number of the first game listed (from 1; 0 or absent: 1); at most [`LISTED_GAMES`].
+    games_from: usize,
 }
 
 fn record_bytes(text: &str) -> Result<Vec<u8>, HttpError> {
@@ -636,28 +648,33 @@ async fn record(
 ) -> Result<Response, HttpError> {
     let start = Instant::now();
     let bytes = record_bytes(&request.record)?;
-    let list = in_pool(&service, start, &headers, move || {
+    let skip = request.games_from.saturating_sub(1);
+    let (list, total) = in_pool(&service, start, &headers, move || {
         let games = crate::record::read_games(&bytes)?;
-        Ok::<_, crate::record::RecordError>(
-            games
-                .iter()
-                .enumerate()
-                .map(|(i, g)| GameInfo {
-                    number: i + 1,
-                    title: crate::record::dispute::title(g),
-                    plies: g.moves.len(),
-                    last_round: g
-                        .moves
-                        .len()
-                        .checked_sub(1)
-                        .map_or(0, |p| round_of(&g.start, p).0),
-                })
-                .collect::<Vec<_>>(),
-        )
+        let list = games
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .take(LISTED_GAMES)
+            .map(|(i, g)| GameInfo {
+                number: i + 1,
+                title: crate::record::dispute::title(g),
+                plies: g.moves.len(),
+                last_round: g
+                    .moves
+                    .len()
+                    .checked_sub(1)
+                    .map_or(0, |p| round_of(&g.start, p).0),
+            })
+            .collect::<Vec<_>>();
+        Ok::<_, crate::record::RecordError>((list, games.len()))
     })
     .await?
     .map_err(|e| HttpError::invalid("record", format!("record: {e}")))?;
-    Ok(json(StatusCode::OK, &serde_json::json!({ "games": list })))
+    Ok(json(
+        StatusCode::OK,
+        &serde_json::json!({ "games": list, "total": total }),
+    ))
 }
 
 /// Rules on what the page sent and answers the ruling sheet as an HTML fragment.
@@ -723,6 +740,10 @@ async fn desk_ruling(
         game: None,
     };
     let paperwork = q.paperwork;
+    let diagrams = sheet::Diagrams {
+        from: q.diagrams_from,
+        most: SHEET_DIAGRAMS,
+    };
     // The options the ruling is made with, for the forbidden moves shown beside it.
     let options = convert::into_request(request.clone()).map(|(r, _, _)| r.options);
     // The sheet is written where the ruling was made, from the moves the handler read.
@@ -738,7 +759,14 @@ async fn desk_ruling(
                 .and_then(|o| forbidden_after(dispute.start, &dispute.moves, o).ok())
                 .map(|(_, list)| list)
                 .unwrap_or_default();
-            sheet::ruling_fragment(&ruled.ruling, &dispute, &paperwork, &forbidden, lang)
+            sheet::ruling_fragment(
+                &ruled.ruling,
+                &dispute,
+                &paperwork,
+                &forbidden,
+                diagrams,
+                lang,
+            )
         })
         .await
         .map_err(HttpError::from)?;

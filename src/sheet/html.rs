@@ -1,8 +1,8 @@
 //! The sheet as HTML: a fragment (`<article class="qili-sheet">`) for the consult page, or a whole
 //! self-contained document (style, diagrams and the step-through script inline) to print or attach.
 
-use super::Paperwork;
 use super::words::{self, Heading, Lang, heading};
+use super::{Diagrams, Paperwork};
 use super::{analysis_diagram, kind_text, mate_line_text, move_diagram, move_text, target_text};
 use crate::diagram::{Diagram, escape};
 use crate::position::Position;
@@ -25,12 +25,14 @@ fn document(lang: Lang, title: &str, body: &str) -> String {
     )
 }
 
-/// The printable ruling as one self-contained HTML document (`qili judge --format html`).
+/// The printable ruling as one self-contained HTML document (`qili judge --format html`), with
+/// the cycle diagrams of `diagrams`.
 pub fn ruling_document(
     r: &Ruling,
     d: &Dispute,
     paperwork: &Paperwork,
     forbidden: &[ForbiddenMove],
+    diagrams: Diagrams,
     lang: Lang,
 ) -> String {
     let title = format!(
@@ -41,7 +43,7 @@ pub fn ruling_document(
     document(
         lang,
         &title,
-        &ruling_fragment(r, d, paperwork, forbidden, lang),
+        &ruling_fragment(r, d, paperwork, forbidden, diagrams, lang),
     )
 }
 
@@ -72,14 +74,15 @@ fn figure(out: &mut String, step: usize, diagram: &Diagram, caption: &str) {
     );
 }
 
-/// The ruling as an `<article>`: the paperwork, heading facts, the verdict, the cycle's diagrams,
-/// the table of moves, each side, the articles and the explanation. A ruling without repetition
-/// shows the final position and the verdict only (no side patterns).
+/// The ruling as an `<article>`: the paperwork, heading facts, the verdict, the cycle's diagrams
+/// (those of `diagrams`), the table of moves, each side, the articles and the explanation. A
+/// ruling without repetition shows the final position and the verdict only (no side patterns).
 pub fn ruling_fragment(
     r: &Ruling,
     d: &Dispute,
     paperwork: &Paperwork,
     forbidden: &[ForbiddenMove],
+    diagrams: Diagrams,
     lang: Lang,
 ) -> String {
     let verdict = r.verdict;
@@ -127,7 +130,7 @@ pub fn ruling_fragment(
         return h;
     }
 
-    cycle(&mut h, r, d, &positions, lang);
+    cycle(&mut h, r, d, &positions, diagrams, lang);
     moves_table(&mut h, r, lang);
     sides(&mut h, r, lang);
     articles(&mut h, r, lang);
@@ -180,7 +183,14 @@ fn paperwork_fields(h: &mut String, p: &Paperwork, lang: Lang) {
     h.push_str("</dl>");
 }
 
-fn cycle(h: &mut String, r: &Ruling, d: &Dispute, positions: &[Position], lang: Lang) {
+fn cycle(
+    h: &mut String,
+    r: &Ruling,
+    d: &Dispute,
+    positions: &[Position],
+    diagrams: Diagrams,
+    lang: Lang,
+) {
     h.push_str("<section class=\"cycle\">");
     h2(h, lang, Heading::Cycle);
     paragraphs(h, "summary", &super::cycle_lines(r, lang));
@@ -192,7 +202,8 @@ fn cycle(h: &mut String, r: &Ruling, d: &Dispute, positions: &[Position], lang: 
     );
     let start = r.cycle_start;
     let total = r.moves.len();
-    if let Some(at_start) = positions.get(start) {
+    let window = diagrams.window(total + 1);
+    if let Some(at_start) = positions.get(start).filter(|_| window.contains(&0)) {
         let mut diagram = Diagram::new(at_start).title(&heading(lang, Heading::Start));
         if let Some(before) = start.checked_sub(1).and_then(|p| d.moves.get(p)) {
             diagram = diagram.last_move(*before);
@@ -204,7 +215,10 @@ fn cycle(h: &mut String, r: &Ruling, d: &Dispute, positions: &[Position], lang: 
         figure(h, 0, &diagram, &caption);
     }
     for (i, m) in r.moves.iter().enumerate() {
-        let Some(after) = positions.get(m.ply + 1) else {
+        let Some(after) = positions
+            .get(m.ply + 1)
+            .filter(|_| window.contains(&(i + 1)))
+        else {
             continue;
         };
         let mut caption = format!(
@@ -228,7 +242,53 @@ fn cycle(h: &mut String, r: &Ruling, d: &Dispute, positions: &[Position], lang: 
         }
         figure(h, i + 1, &move_diagram(after, m, lang), &caption);
     }
-    h.push_str("</div></section>");
+    h.push_str("</div>");
+    more_diagrams(h, window, total + 1, diagrams.most, lang);
+    h.push_str("</section>");
+}
+
+/// When the window leaves diagrams out: which are shown, and buttons (`data-from`, for the
+/// consult page) to the windows before and after it.
+fn more_diagrams(
+    h: &mut String,
+    window: std::ops::Range<usize>,
+    steps: usize,
+    most: usize,
+    lang: Lang,
+) {
+    if window.start == 0 && window.end >= steps {
+        return;
+    }
+    let (first, last) = (window.start, window.end.saturating_sub(1));
+    let line = lang.label(
+        &format!("本页只绘第{first}至{last}步的局面图（共{}步）", steps - 1),
+        &format!(
+            "Diagrams of steps {first} to {last} only (of 0 to {})",
+            steps - 1
+        ),
+    );
+    let _ = write!(
+        h,
+        "<p class=\"more-diagrams\" data-first=\"{first}\" data-last=\"{last}\">{}",
+        escape(&line)
+    );
+    if first > 0 {
+        let _ = write!(
+            h,
+            " <button type=\"button\" data-from=\"{}\">{}</button>",
+            first.saturating_sub(most),
+            escape(&lang.label("前面的局面图", "earlier diagrams"))
+        );
+    }
+    if window.end < steps {
+        let _ = write!(
+            h,
+            " <button type=\"button\" data-from=\"{}\">{}</button>",
+            window.end,
+            escape(&lang.label("后面的局面图", "later diagrams"))
+        );
+    }
+    h.push_str("</p>");
 }
 
 fn moves_table(h: &mut String, r: &Ruling, lang: Lang) {

@@ -27,6 +27,32 @@ use crate::rules::{
 };
 use crate::square::Square;
 
+/// Which of a ruling sheet's cycle diagrams are drawn: the steps from `from` (step 0 is the
+/// cycle's start, step i its i-th move), at most `most` of them; the table of moves lists every
+/// move whatever the window. A window past the end is moved back to draw the last `most` steps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Diagrams {
+    /// The first step drawn.
+    pub from: usize,
+    /// The most steps drawn.
+    pub most: usize,
+}
+
+impl Diagrams {
+    /// Every diagram (`qili judge --format html`).
+    pub const ALL: Diagrams = Diagrams {
+        from: 0,
+        most: usize::MAX,
+    };
+
+    /// The steps drawn of a sheet with `steps` steps: `first..end`.
+    fn window(self, steps: usize) -> std::ops::Range<usize> {
+        let most = self.most.max(1);
+        let from = self.from.min(steps.saturating_sub(most));
+        from..steps.min(from.saturating_add(most))
+    }
+}
+
 /// A short word for a diagram label: Chinese unless the sheet is English only.
 fn short(lang: Lang, zh: &str, en: &str) -> String {
     if lang == Lang::En {

@@ -23,11 +23,16 @@ function qiliSteps(root) {
     box.before(nav);
     box.classList.add("stepping");
     var at = 0;
+    // A sheet may draw only some steps (a window of a long cycle): figures and rows meet by step.
+    var stepOf = function (k) { return Number(figures[k].dataset.step); };
+    var last = rows.length ? Number(rows[rows.length - 1].dataset.step) : figures.length - 1;
     function show(i) {
       at = Math.max(0, Math.min(figures.length - 1, i));
       figures.forEach(function (f, k) { f.classList.toggle("current", k === at); });
-      rows.forEach(function (r) { r.classList.toggle("current", Number(r.dataset.step) === at); });
-      count.textContent = at + " / " + (figures.length - 1);
+      rows.forEach(function (r) {
+        r.classList.toggle("current", Number(r.dataset.step) === stepOf(at));
+      });
+      count.textContent = stepOf(at) + " / " + Math.max(last, stepOf(figures.length - 1));
       // A button that would do nothing is marked so, but keeps the focus (a disabled button
       // drops it, and the keys with it).
       prev.setAttribute("aria-disabled", String(at === 0));
@@ -36,7 +41,14 @@ function qiliSteps(root) {
     }
     prev.addEventListener("click", function () { show(at - 1); });
     next.addEventListener("click", function () { show(at + 1); });
-    rows.forEach(function (r) { r.addEventListener("click", function () { show(Number(r.dataset.step)); }); });
+    rows.forEach(function (r) {
+      r.addEventListener("click", function () {
+        var k = Array.prototype.findIndex.call(figures, function (f) {
+          return f.dataset.step === r.dataset.step;
+        });
+        if (k >= 0) show(k);
+      });
+    });
     sheet.qiliStep = function (delta) { show(at + delta); };
     show(0);
   });

@@ -78,8 +78,9 @@
     });
   }
 
-  // Lists the record's games so the arbiter can pick one.
-  function listGames() {
+  // Lists the record's games so the arbiter can pick one: a thousand at a time, the server's
+  // limit, with options to list the ones before and after.
+  function listGames(from) {
     var select = document.getElementById("game");
     select.innerHTML = "";
     if (!record.bytes) {
@@ -87,7 +88,8 @@
       return;
     }
     clearError();
-    post("/desk/record", { record: record.bytes, name: record.name })
+    from = from || 1;
+    post("/desk/record", { record: record.bytes, name: record.name, games_from: from })
       .then(function (r) { return r.json(); })
       .then(function (answer) {
         var chosen = select.dataset.chosen;
@@ -98,6 +100,16 @@
           var number = say("第" + g.number + "局", g.number + ".").replace("\n", " ");
           select.add(new Option(number + " " + title, String(g.number)));
         });
+        var shown = answer.games.length;
+        if (from > 1) {
+          select.add(new Option(say("◀ 前面的棋局", "◀ earlier games"),
+            "list:" + Math.max(1, from - 1000)), 0);
+        }
+        if (from + shown <= answer.total) {
+          select.add(new Option(say("后面的棋局 ▶（共" + answer.total + "局）",
+            "later games ▶ (" + answer.total + " in all)").replace("\n", " "),
+            "list:" + (from + shown)));
+        }
         if (chosen) select.value = chosen;
       })
       .catch(showError);
@@ -129,7 +141,12 @@
   });
 
   document.getElementById("game").addEventListener("change", function (e) {
-    e.target.dataset.chosen = e.target.value;
+    var value = e.target.value;
+    if (value.indexOf("list:") === 0) {
+      listGames(Number(value.slice(5)));
+      return;
+    }
+    e.target.dataset.chosen = value;
   });
 
   // A new language re-labels the form and re-renders what is shown in it.
@@ -176,14 +193,25 @@
 
   form.addEventListener("submit", function (e) {
     e.preventDefault();
+    diagramsFrom = 0;
     rule();
+  });
+
+  // The first diagram of the sheet shown: a long cycle's sheet draws a window of its diagrams,
+  // and its buttons ask for the windows before and after.
+  var diagramsFrom = 0;
+  result.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".more-diagrams button[data-from]");
+    if (!button) return;
+    diagramsFrom = Number(button.dataset.from);
+    rule(true);
   });
 
   // Sends the form to /desk/ruling and shows the sheet (or the error on its field); a sheet shown
   // again (in another language) keeps the diagram it was at.
-  function rule() {
+  function rule(anotherWindow) {
     var shown = result.querySelector(".qili-sheet");
-    var step = shown ? Number(shown.dataset.step || 0) : -1;
+    var step = shown && !anotherWindow ? Number(shown.dataset.step || 0) : -1;
     clearError();
     var checked = function (id) { return document.getElementById(id).checked; };
     var body = {
@@ -191,7 +219,8 @@
       told_to_change: { red: checked("told-red"), black: checked("told-black") },
       key_point: { red: checked("key-red"), black: checked("key-black") },
       lang: document.getElementById("lang").value,
-      paperwork: paperwork()
+      paperwork: paperwork(),
+      diagrams_from: diagramsFrom
     };
     if (source() === "record") {
       body.record = record.bytes;
