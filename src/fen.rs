@@ -9,6 +9,7 @@
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::lang::{Lang, Words, file_zh, piece_at_zh, role_named, side_zh};
 use crate::movegen;
 use crate::moves::MoveList;
 use crate::piece::{Piece, Role};
@@ -21,18 +22,12 @@ use std::str::FromStr;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// The text is empty.
-    #[error("empty FEN")]
     Empty,
     /// Not 2 to 6 space-separated fields.
-    #[error(
-        "FEN has {0} fields; expected the board and the side to move, optionally followed by `- - halfmoves fullmoves`"
-    )]
     FieldCount(usize),
     /// The board does not have ten ranks.
-    #[error("FEN board has {0} ranks; expected 10 separated by '/'")]
     RankCount(usize),
     /// A character that is neither a piece letter nor a digit 1–9.
-    #[error("rank {rank}: invalid character {ch:?}")]
     BadChar {
         /// The rank (0–9).
         rank: u8,
@@ -40,7 +35,6 @@ pub enum FenError {
         ch: char,
     },
     /// A rank that does not describe exactly nine points.
-    #[error("rank {rank} describes {width} points; expected 9")]
     RankWidth {
         /// The rank (0–9).
         rank: u8,
@@ -48,7 +42,6 @@ pub enum FenError {
         width: usize,
     },
     /// More pieces of one kind than a side owns.
-    #[error("{color} has {count} {role}s; at most {max} allowed")]
     TooMany {
         /// The side.
         color: Color,
@@ -60,7 +53,6 @@ pub enum FenError {
         max: u8,
     },
     /// A piece on a point it can never reach.
-    #[error("{color} {role} on {square}: {reason}")]
     Unreachable {
         /// The side.
         color: Color,
@@ -72,23 +64,17 @@ pub enum FenError {
         reason: &'static str,
     },
     /// A side has no king.
-    #[error("{0} has no king")]
     MissingKing(Color),
     /// The kings see each other on an open file.
-    #[error("the kings face each other on file {0} with nothing between them")]
     KingsFacing(char),
     /// The side that has just moved is in check.
-    #[error("{0} is not to move but its king is attacked")]
     OppositeCheck(Color),
     /// A UCCI position string (`position startpos moves …`, given where a FEN goes) that is not
     /// well formed.
-    #[error("UCCI position string: {0}")]
     PositionString(String),
     /// The side-to-move field is not `w`, `r` or `b`.
-    #[error("invalid side to move {0:?}; expected w (or r) for red, b for black")]
     BadTurn(String),
     /// Fields 3 or 4 are not `-`.
-    #[error("field {field} is {value:?}; expected '-'")]
     BadPlaceholder {
         /// 3 or 4.
         field: usize,
@@ -96,7 +82,6 @@ pub enum FenError {
         value: String,
     },
     /// A move counter that is not a number in range.
-    #[error("field {field} ({name}) is {value:?}; expected a number 0–65535")]
     BadCounter {
         /// 5 or 6.
         field: usize,
@@ -106,6 +91,155 @@ pub enum FenError {
         value: String,
     },
 }
+
+impl Words for FenError {
+    fn words(&self, lang: Lang) -> String {
+        use FenError::*;
+        match (self, lang) {
+            (Empty, _) => lang.pick("FEN为空", "empty FEN").into(),
+            (FieldCount(n), Lang::En) => format!(
+                "FEN has {n} fields; expected the board and the side to move, optionally followed by `- - halfmoves fullmoves`"
+            ),
+            (FieldCount(n), Lang::Zh) => {
+                format!("FEN有{n}个字段；应为棋盘和走棋方，其后可有“- - 半回合数 回合数”")
+            }
+            (RankCount(n), Lang::En) => {
+                format!("FEN board has {n} ranks; expected 10 separated by '/'")
+            }
+            (RankCount(n), Lang::Zh) => format!("FEN的棋盘有{n}行；应为10行，以“/”分隔"),
+            (BadChar { rank, ch }, Lang::En) => format!("rank {rank}: invalid character {ch:?}"),
+            (BadChar { rank, ch }, Lang::Zh) => format!("第{rank}行：无效字符{ch:?}"),
+            (RankWidth { rank, width }, Lang::En) => {
+                format!("rank {rank} describes {width} points; expected 9")
+            }
+            (RankWidth { rank, width }, Lang::Zh) => {
+                format!("第{rank}行描述了{width}个点；应为9个")
+            }
+            (
+                TooMany {
+                    color,
+                    role,
+                    count,
+                    max,
+                },
+                Lang::En,
+            ) => {
+                format!("{color} has {count} {role}s; at most {max} allowed")
+            }
+            (
+                TooMany {
+                    color,
+                    role,
+                    count,
+                    max,
+                },
+                Lang::Zh,
+            ) => format!(
+                "{}有{count}个{}；最多{max}个",
+                side_zh(*color),
+                role_named(role).map_or(role.to_string(), |r| r.chinese(*color).to_string())
+            ),
+            (
+                Unreachable {
+                    color,
+                    role,
+                    square,
+                    reason,
+                },
+                Lang::En,
+            ) => {
+                format!("{color} {role} on {square}: {reason}")
+            }
+            (
+                Unreachable {
+                    color,
+                    role,
+                    square,
+                    reason,
+                },
+                Lang::Zh,
+            ) => {
+                let zh = CONFINEMENTS
+                    .iter()
+                    .find(|(en, _)| en == reason)
+                    .map_or(*reason, |(_, zh)| zh);
+                match role_named(role) {
+                    Some(r) => format!("{}：{zh}", piece_at_zh(Piece::new(*color, r), *square)),
+                    None => format!("{}{role}({square})：{zh}", color.chinese()),
+                }
+            }
+            (MissingKing(c), Lang::En) => format!("{c} has no king"),
+            (MissingKing(c), Lang::Zh) => format!("{}没有{}", side_zh(*c), Role::King.chinese(*c)),
+            (KingsFacing(file), Lang::En) => {
+                format!("the kings face each other on file {file} with nothing between them")
+            }
+            (KingsFacing(file), Lang::Zh) => {
+                let f = u8::try_from(*file).map_or(0, |b| b.saturating_sub(b'a'));
+                format!(
+                    "帅将在同一直线上对面，中间无子（红方{}路，{file}线）",
+                    file_zh(Color::Red, f)
+                )
+            }
+            (OppositeCheck(c), Lang::En) => format!("{c} is not to move but its king is attacked"),
+            (OppositeCheck(c), Lang::Zh) => {
+                format!(
+                    "{}不是走棋方，其{}却正被攻击",
+                    side_zh(*c),
+                    Role::King.chinese(*c)
+                )
+            }
+            (PositionString(why), Lang::En) => format!("UCCI position string: {why}"),
+            (PositionString(why), Lang::Zh) => format!("UCCI局面串：{why}"),
+            (BadTurn(t), Lang::En) => {
+                format!("invalid side to move {t:?}; expected w (or r) for red, b for black")
+            }
+            (BadTurn(t), Lang::Zh) => {
+                format!("走棋方{t:?}无效；红方为w（或r），黑方为b")
+            }
+            (BadPlaceholder { field, value }, Lang::En) => {
+                format!("field {field} is {value:?}; expected '-'")
+            }
+            (BadPlaceholder { field, value }, Lang::Zh) => {
+                format!("第{field}个字段为{value:?}；应为“-”")
+            }
+            (BadCounter { field, name, value }, Lang::En) => {
+                format!("field {field} ({name}) is {value:?}; expected a number 0–65535")
+            }
+            (BadCounter { field, name, value }, Lang::Zh) => {
+                let name = if *name == "halfmoves" {
+                    "半回合数"
+                } else {
+                    "回合数"
+                };
+                format!("第{field}个字段（{name}）为{value:?}；应为0–65535的数")
+            }
+        }
+    }
+}
+
+crate::lang::english_display!(FenError);
+
+/// Why a piece cannot stand where it does, in English (as [`FenError::Unreachable`] carries it)
+/// and in Chinese.
+const CONFINEMENTS: [(&str, &str); 5] = [
+    ("a king stays in its palace", "帅（将）只在九宫之内"),
+    (
+        "an advisor stays on the five points of its palace's diagonals",
+        "仕（士）只在九宫斜线的五个点上",
+    ),
+    (
+        "an elephant stays on its seven points on its own side of the river",
+        "相（象）只在本方河界内的七个点上",
+    ),
+    (
+        "a pawn never stands behind its starting rank",
+        "兵（卒）不会在其起始横线之后",
+    ),
+    (
+        "a pawn that has not crossed the river stays on its starting files",
+        "未过河的兵（卒）只在其起始的直线上",
+    ),
+];
 
 impl FromStr for Position {
     type Err = FenError;
@@ -123,9 +257,9 @@ fn unreachable_reason(piece: Piece, sq: Square) -> Option<&'static str> {
     };
     let (f, r) = (v.file(), v.rank());
     match piece.role {
-        Role::King if !sq.in_palace(c) => Some("a king stays in its palace"),
+        Role::King if !sq.in_palace(c) => Some(CONFINEMENTS[0].0),
         Role::Advisor if !matches!((f, r), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)) => {
-            Some("an advisor stays on the five points of its palace's diagonals")
+            Some(CONFINEMENTS[1].0)
         }
         Role::Elephant
             if !matches!(
@@ -133,12 +267,10 @@ fn unreachable_reason(piece: Piece, sq: Square) -> Option<&'static str> {
                 (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
             ) =>
         {
-            Some("an elephant stays on its seven points on its own side of the river")
+            Some(CONFINEMENTS[2].0)
         }
-        Role::Pawn if r < 3 => Some("a pawn never stands behind its starting rank"),
-        Role::Pawn if r < 5 && f % 2 == 1 => {
-            Some("a pawn that has not crossed the river stays on its starting files")
-        }
+        Role::Pawn if r < 3 => Some(CONFINEMENTS[3].0),
+        Role::Pawn if r < 5 && f % 2 == 1 => Some(CONFINEMENTS[4].0),
         _ => None,
     }
 }

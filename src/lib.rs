@@ -23,6 +23,7 @@ pub mod color;
 pub mod corpus;
 pub mod diagram;
 pub mod fen;
+pub mod lang;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -3,6 +3,7 @@
 use crate::attacks::king_attacked;
 use crate::board::Board;
 use crate::color::Color;
+use crate::lang::{Lang, Words, piece_at_zh, point_zh, role_named, side_zh};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Piece, Role};
@@ -36,7 +37,6 @@ pub struct Undo {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
     /// No piece of the side to move on the starting point.
-    #[error("no {turn} piece on {from}")]
     NoPiece {
         /// The starting point.
         from: Square,
@@ -44,17 +44,17 @@ pub enum IllegalMove {
         turn: Color,
     },
     /// The piece cannot move that way.
-    #[error("the {role} on {from} cannot move to {to}")]
     NotAMove {
         /// Kind of the moving piece.
         role: &'static str,
+        /// The side to move, whose piece it is.
+        turn: Color,
         /// The starting point.
         from: Square,
         /// The destination.
         to: Square,
     },
     /// The move would leave the mover's own king attacked (flying general included).
-    #[error("{mv} leaves the {turn} king attacked")]
     KingLeftAttacked {
         /// The move.
         mv: Move,
@@ -62,6 +62,46 @@ pub enum IllegalMove {
         turn: Color,
     },
 }
+
+impl Words for IllegalMove {
+    fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (IllegalMove::NoPiece { from, turn }, Lang::En) => format!("no {turn} piece on {from}"),
+            (IllegalMove::NoPiece { from, turn }, Lang::Zh) => {
+                format!("{}没有{}棋子", point_zh(*turn, *from), side_zh(*turn))
+            }
+            (IllegalMove::NotAMove { role, from, to, .. }, Lang::En) => {
+                format!("the {role} on {from} cannot move to {to}")
+            }
+            (
+                IllegalMove::NotAMove {
+                    role,
+                    turn,
+                    from,
+                    to,
+                },
+                Lang::Zh,
+            ) => match role_named(role) {
+                Some(r) => format!(
+                    "{}不能走到{}",
+                    piece_at_zh(Piece::new(*turn, r), *from),
+                    point_zh(*turn, *to)
+                ),
+                None => format!("{role}({from})不能走到{}", point_zh(*turn, *to)),
+            },
+            (IllegalMove::KingLeftAttacked { mv, turn }, Lang::En) => {
+                format!("{mv} leaves the {turn} king attacked")
+            }
+            (IllegalMove::KingLeftAttacked { mv, turn }, Lang::Zh) => format!(
+                "{mv}走后{}{}被攻击",
+                side_zh(*turn),
+                Role::King.chinese(*turn)
+            ),
+        }
+    }
+}
+
+crate::lang::english_display!(IllegalMove);
 
 /// How a game stands when the side to move has no legal move: it loses (困毙 counts as mate).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -222,6 +262,7 @@ impl Position {
         if !pseudo.contains(&m) {
             return Err(IllegalMove::NotAMove {
                 role: piece.role.name(),
+                turn: self.turn,
                 from: m.from,
                 to: m.to,
             });

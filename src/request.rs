@@ -17,8 +17,9 @@
 //! ```
 
 use crate::fen::FenError;
+use crate::lang::{Lang, Words};
 use crate::moves::Move;
-use crate::notation::{Notation, parse_move};
+use crate::notation::{Notation, NotationError, parse_move};
 use crate::position::Position;
 use crate::record::ucci;
 use crate::rules::{Options, Ruling, rule};
@@ -46,19 +47,61 @@ pub struct Request {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
     /// The start position is not a valid FEN.
-    #[error("fen: {0}")]
     Fen(#[from] FenError),
     /// A move cannot be read or is illegal.
-    #[error("moves[{ply}] {text:?}: {reason}")]
     Move {
         /// Index of the move (0-based).
         ply: usize,
         /// The move's text.
         text: String,
         /// Why it was rejected.
-        reason: String,
+        reason: NotationError,
+        /// Whether it is a move of the UCCI position string given in `fen` rather than of `moves`.
+        in_fen: bool,
     },
 }
+
+impl Words for RequestError {
+    fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (RequestError::Fen(e), _) => format!("fen: {}", e.words(lang)),
+            (
+                RequestError::Move {
+                    ply,
+                    text,
+                    reason,
+                    in_fen,
+                },
+                Lang::En,
+            ) => {
+                let ucci = if *in_fen {
+                    " (a move of the UCCI position string in fen)"
+                } else {
+                    ""
+                };
+                format!("moves[{ply}] {text:?}: {}{ucci}", reason.words(lang))
+            }
+            (
+                RequestError::Move {
+                    ply,
+                    text,
+                    reason,
+                    in_fen,
+                },
+                Lang::Zh,
+            ) => {
+                let ucci = if *in_fen {
+                    "（fen中UCCI局面串的着法）"
+                } else {
+                    ""
+                };
+                format!("moves[{ply}] {text:?}：{}{ucci}", reason.words(lang))
+            }
+        }
+    }
+}
+
+crate::lang::english_display!(RequestError);
 
 impl RequestError {
     /// The request field at fault (`fen` or `moves`).
@@ -104,10 +147,13 @@ impl Request {
         })?;
         let mut moves =
             parse_moves(&given.start, &given.moves, Some(Notation::Iccs)).map_err(|e| match e {
-                RequestError::Move { ply, text, reason } => RequestError::Move {
+                RequestError::Move {
+                    ply, text, reason, ..
+                } => RequestError::Move {
                     ply,
                     text,
-                    reason: format!("{reason} (a move of the UCCI position string in fen)"),
+                    reason,
+                    in_fen: true,
                 },
                 other => other,
             })?;
@@ -117,10 +163,16 @@ impl Request {
         }
         let offset = moves.len();
         let rest = parse_moves(&pos, &self.moves, self.notation).map_err(|e| match e {
-            RequestError::Move { ply, text, reason } => RequestError::Move {
+            RequestError::Move {
+                ply,
+                text,
+                reason,
+                in_fen,
+            } => RequestError::Move {
                 ply: ply + offset,
                 text,
                 reason,
+                in_fen,
             },
             other => other,
         })?;
@@ -139,10 +191,11 @@ pub fn parse_moves(
     let mut moves = Vec::with_capacity(texts.len());
     for (ply, text) in texts.iter().enumerate() {
         let text = text.as_ref();
-        let m = parse_move(&pos, text, notation).map_err(|e| RequestError::Move {
+        let m = parse_move(&pos, text, notation).map_err(|reason| RequestError::Move {
             ply,
             text: text.to_string(),
-            reason: e.to_string(),
+            reason,
+            in_fen: false,
         })?;
         pos.play_unchecked(m);
         moves.push(m);

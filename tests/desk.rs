@@ -20,25 +20,25 @@ use std::time::{Duration, Instant};
 use tonic::codegen::http::{HeaderMap, Method, Request, StatusCode};
 
 /// An HTTP/1.1 client for the server at `addr`.
-struct Http {
+pub(super) struct Http {
     client: Client<HttpConnector, Full<Bytes>>,
     base: String,
 }
 
 /// What came back: status, headers and the whole body.
-struct Answer {
+pub(super) struct Answer {
     status: StatusCode,
     headers: HeaderMap,
     body: Bytes,
 }
 
 impl Answer {
-    fn json(&self) -> serde_json::Value {
+    pub(super) fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
     }
 
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
@@ -50,7 +50,7 @@ impl Answer {
     }
 
     /// Asserts an error answer: the HTTP status, the proto `Error` code, and the field.
-    fn assert_error(&self, status: u16, code: &str, field: &str) -> serde_json::Value {
+    pub(super) fn assert_error(&self, status: u16, code: &str, field: &str) -> serde_json::Value {
         assert_eq!(self.status.as_u16(), status, "{}", self.text());
         assert!(self.content_type().starts_with("application/json"));
         let e = self.json();
@@ -61,7 +61,7 @@ impl Answer {
 }
 
 impl Http {
-    fn new(server: &Server) -> Http {
+    pub(super) fn new(server: &Server) -> Http {
         Http {
             client: Client::builder(TokioExecutor::new()).build_http(),
             base: server.url(),
@@ -108,7 +108,7 @@ impl Http {
         self.send(Method::GET, path, "text/plain", Vec::new()).await
     }
 
-    async fn post(&self, path: &str, json: &serde_json::Value) -> Answer {
+    pub(super) async fn post(&self, path: &str, json: &serde_json::Value) -> Answer {
         self.send(
             Method::POST,
             path,

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod big_records;
+mod chinese;
 mod cli;
 mod common;
 mod corpus;

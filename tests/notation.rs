@@ -125,7 +125,10 @@ fn iccs_forms() {
         NotationErrorKind::NoPiece(_)
     ));
     match kind(&p, "h10e10", Some(Notation::Iccs)) {
-        NotationErrorKind::Syntax(s) => assert!(s.contains("0–9"), "{s}"),
+        NotationErrorKind::Syntax(s) => {
+            assert_eq!(s, qili::notation::Syntax::IccsRankAbove9);
+            assert!(s.to_string().contains("0–9"), "{s}");
+        }
         k => panic!("{k:?}"),
     }
     assert!(matches!(
@@ -557,7 +560,9 @@ fn syntax_errors() {
         ("炮二平五", Some(Notation::Wxf)),
     ] {
         match kind(&p, text, n) {
-            NotationErrorKind::Syntax(reason) => assert!(!reason.is_empty()),
+            NotationErrorKind::Syntax(reason) => {
+                assert!(!reason.to_string().is_empty());
+            }
             k => panic!("{text:?}: {k:?}"),
         }
     }
@@ -568,7 +573,7 @@ fn no_piece_and_no_match() {
     let p = Position::start();
     for text in ["R5+1", "车五进一", "H5+3", "P2+1", "前车进一", "h3e3"] {
         match kind(&p, text, None) {
-            NotationErrorKind::NoPiece(what) => assert!(!what.is_empty()),
+            NotationErrorKind::NoPiece(what) => assert!(!what.to_string().is_empty()),
             k => panic!("{text}: {k:?}"),
         }
     }

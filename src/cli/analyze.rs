@@ -6,6 +6,7 @@ use super::judge::{NotationArg, ruleset, utf8};
 use super::render::{self, LangArg};
 use clap::{Args, ValueEnum};
 use qili::Position;
+use qili::lang::Words;
 use qili::request::RequestError;
 use qili::rules::{self, BySide, Options};
 use qili::service::{Failure, abridge, convert};
@@ -52,8 +53,10 @@ pub struct AnalyzeArgs {
 
 /// Analyses and prints; a bad FEN or move is an error naming it.
 pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
+    let error_lang = args.lang.error_lang();
+    let colon = error_lang.pick("：", ": ");
     let options = Options {
-        ruleset: ruleset(&args.ruleset)?,
+        ruleset: ruleset(&args.ruleset, error_lang)?,
         defensive_key_point: BySide {
             red: args.key_point.contains(&super::judge::Side::Red),
             black: args.key_point.contains(&super::judge::Side::Black),
@@ -64,7 +67,8 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
     let position = if fen.trim().is_empty() {
         Position::start()
     } else {
-        Position::from_fen(&fen).map_err(|e| Failure::from(RequestError::from(e)).message)?
+        Position::from_fen(&fen)
+            .map_err(|e| Failure::request(&RequestError::from(e), error_lang).message)?
     };
     let text = utf8("move", args.mv.as_ref())?;
     let mv = if text.trim().is_empty() {
@@ -72,17 +76,21 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
     } else {
         let moves = qili::request::parse_moves(&position, &[text.trim()], args.notation.notation())
             .map_err(|e| match e {
-                RequestError::Move { text, reason, .. } => {
-                    abridge(&format!("move {text:?}: {reason}"), &text)
-                }
-                other => other.to_string(),
+                RequestError::Move { text, reason, .. } => abridge(
+                    &format!("move {text:?}{colon}{}", reason.words(error_lang)),
+                    &text,
+                ),
+                other => other.words(error_lang),
             })?;
         moves.first().copied()
     };
     if let Some(m) = mv {
-        position
-            .play(m)
-            .map_err(|e| abridge(&format!("move {text:?}: {e}"), &text))?;
+        position.play(m).map_err(|e| {
+            abridge(
+                &format!("move {text:?}{colon}{}", e.words(error_lang)),
+                &text,
+            )
+        })?;
     }
     let analysis = rules::analyze(&position, mv, &options);
     let lang = args.lang.lang();

@@ -4,6 +4,7 @@
 use super::render::{self, LangArg};
 use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
+use qili::lang::{Lang, Words};
 use qili::notation::Notation;
 use qili::record::dispute::{At, Dispute, DisputeError, split_moves};
 use qili::referee::forbidden_after;
@@ -120,11 +121,11 @@ pub fn utf8(field: &str, value: Option<&OsString>) -> Result<String, String> {
     })
 }
 
-/// The rule profile of `--ruleset`.
-pub fn ruleset(value: &OsString) -> Result<Ruleset, String> {
+/// The rule profile of `--ruleset`; its error in `lang`.
+pub fn ruleset(value: &OsString, lang: Lang) -> Result<Ruleset, String> {
     let name = utf8("--ruleset", Some(value))?;
-    name.parse()
-        .map_err(|e| abridge(&format!("--ruleset: {e}"), &name))
+    name.parse::<Ruleset>()
+        .map_err(|e| abridge(&format!("--ruleset: {}", e.words(lang)), &name))
 }
 
 /// The game number of `--game`, from 1.
@@ -167,7 +168,7 @@ pub fn dispute_error(path: &Path, e: &DisputeError) -> String {
 /// Rules and prints; bad input is an error naming the field (and the move's index).
 pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
     let options = Options {
-        ruleset: ruleset(&args.ruleset)?,
+        ruleset: ruleset(&args.ruleset, args.lang.error_lang())?,
         told_to_change: sides(&args.told_to_change),
         defensive_key_point: sides(&args.key_point),
         ..Options::default()
@@ -197,7 +198,9 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
                 options,
             };
             // The service's message: the field and move first, a huge text cut short.
-            let (start, moves) = request.parse().map_err(|e| Failure::from(e).message)?;
+            let (start, moves) = request
+                .parse()
+                .map_err(|e| Failure::request(&e, args.lang.error_lang()).message)?;
             Dispute {
                 start,
                 moves,

@@ -159,7 +159,7 @@ fn game_error(path: &Path, number: usize, e: &RecordError) -> String {
 /// the exit status is then 2.
 pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
     let options = Options {
-        ruleset: ruleset(&args.ruleset)?,
+        ruleset: ruleset(&args.ruleset, args.lang.error_lang())?,
         ..Options::default()
     };
     let only = game_number(args.game.as_ref())?;

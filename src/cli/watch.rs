@@ -9,6 +9,7 @@ use super::judge::{
 use super::render::LangArg;
 use clap::Args;
 use qili::Color;
+use qili::lang::Words;
 use qili::record::Dispute;
 use qili::record::dispute::split_moves;
 use qili::referee::{EndKind, ForbiddenMove, GameEnd, GameOptions, Referee, Status};
@@ -65,7 +66,7 @@ pub struct WatchArgs {
 pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
     let lang = args.lang.lang();
     let options = Options {
-        ruleset: ruleset(&args.ruleset)?,
+        ruleset: ruleset(&args.ruleset, args.lang.error_lang())?,
         told_to_change: sides(&args.told_to_change),
         defensive_key_point: sides(&args.key_point),
         texts: Texts {
@@ -80,10 +81,13 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
             qili::referee::GameOptionsError::RuleAt(_) => "--rule-at",
             qili::referee::GameOptionsError::NaturalLimit(_) => "--natural-limit",
         };
-        format!(
-            "{flag}: {}",
-            e.to_string().split_once(": ").map_or("", |(_, r)| r)
-        )
+        let said = e.words(args.lang.error_lang());
+        // The message names the API's field; the command line names its flag.
+        let reason = said
+            .split_once(": ")
+            .or_else(|| said.split_once('：'))
+            .map_or("", |(_, r)| r);
+        format!("{flag}: {reason}")
     })?;
     let print = |status: &Status| -> Result<(), String> {
         if args.json {
@@ -115,14 +119,16 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
         notation: args.notation.notation(),
         options,
     };
-    let mut referee = Referee::open(&opening, game).map_err(|e| Failure::from(e).message)?;
+    let error_lang = args.lang.error_lang();
+    let mut referee =
+        Referee::open(&opening, game).map_err(|e| Failure::request(&e, error_lang).message)?;
     let stdin = std::io::stdin();
     for read in stdin.lock().lines() {
         let text = read.map_err(|e| format!("standard input: {e}"))?;
         for mv in split_moves(&text) {
             let status = referee
                 .play_text(&mv, opening.notation)
-                .map_err(|e| Failure::from(e).message)?;
+                .map_err(|e| Failure::request(&e, error_lang).message)?;
             print(&status)?;
         }
     }

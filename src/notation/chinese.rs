@@ -13,6 +13,7 @@
 //!   `前七进一` / `前兵七进一` name a place on a given file. A designation that could name more
 //!   than one soldier is reported as ambiguous, never guessed.
 
+use super::Syntax;
 use super::descriptor::{Descriptor, Direction, Flavor, Place, Which, describe};
 use super::strip_marks;
 use crate::color::Color;
@@ -121,26 +122,22 @@ fn numeral(c: char) -> Option<u8> {
     }
 }
 
-const SHAPE: &str = "expected piece, file, 进/退/平, number, like 炮二平五 or 马８进７ \
-                     (or 前车进一, 中兵平四, 一兵进一 for pieces sharing a file)";
-
 /// Decodes a Chinese text to its four slots.
-pub(super) fn parse(text: &str) -> Result<Descriptor, String> {
+pub(super) fn parse(text: &str) -> Result<Descriptor, Syntax> {
     let core = strip_marks(text).trim_end_matches(['+', '#', '＋']);
     let chars: Vec<char> = core.chars().filter(|c| !c.is_whitespace()).collect();
     if chars.is_empty() {
-        return Err("empty move text".into());
+        return Err(Syntax::Empty);
     }
     let mut tokens = Vec::with_capacity(chars.len());
     for (i, &c) in chars.iter().enumerate() {
         match token(c) {
             Some(t) => tokens.push(t),
             None => {
-                return Err(format!(
-                    "character {} ({c:?}) is not a piece, a number, 进/退/平 or \
-                     前/中/后; {SHAPE}",
-                    i + 1
-                ));
+                return Err(Syntax::ChineseChar {
+                    index: i + 1,
+                    ch: c,
+                });
             }
         }
     }
@@ -154,17 +151,15 @@ pub(super) fn parse(text: &str) -> Result<Descriptor, String> {
             (Role::Pawn, Which::Ordinal(k), d, t)
         }
         [Num(_), Piece(_), Dir(_), Num(_)] => {
-            return Err(
-                "a number before the piece (一…五) only orders soldiers sharing files".into(),
-            );
+            return Err(Syntax::ChineseOrdinal);
         }
         [Pos(p), Num(f), Dir(d), Num(t)] | [Pos(p), Piece(Role::Pawn), Num(f), Dir(d), Num(t)] => {
             (Role::Pawn, Which::FileTandem(f, p), d, t)
         }
         _ if tokens.len() < 4 => {
-            return Err(format!("too short; {SHAPE}"));
+            return Err(Syntax::ChineseShort);
         }
-        _ => return Err(format!("the characters are not in a move's order; {SHAPE}")),
+        _ => return Err(Syntax::ChineseOrder),
     };
     Ok(Descriptor {
         role,

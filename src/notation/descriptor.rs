@@ -1,10 +1,10 @@
 //! The four-slot description shared by WXF and Chinese notation (piece, which one, direction,
 //! number), how it resolves to a legal move, and how a move is described.
 
-use super::NotationErrorKind;
+use super::{Blocked, Missing, NotationErrorKind};
 use crate::color::Color;
 use crate::moves::Move;
-use crate::piece::Role;
+use crate::piece::{Piece, Role};
 use crate::position::{IllegalMove, Position};
 use crate::square::Square;
 
@@ -18,7 +18,7 @@ pub(crate) enum Direction {
 
 /// A place among pieces of one kind on one file, ordered front to back (from the mover's view).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Place {
+pub enum Place {
     /// 前: the first.
     Front,
     /// 后: the last.
@@ -54,18 +54,6 @@ impl Place {
             },
             Place::PlusPlus => (n >= 4).then_some(0),
             Place::MinusMinus => (n >= 4).then(|| n - 1),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Place::Front => "front (前)",
-            Place::Rear => "rear (后)",
-            Place::Middle => "middle (中)",
-            Place::Plus => "`+`",
-            Place::Minus => "`-`",
-            Place::PlusPlus => "`++`",
-            Place::MinusMinus => "`--`",
         }
     }
 }
@@ -112,14 +100,6 @@ pub(crate) fn board_file(color: Color, n: u8) -> u8 {
     }
 }
 
-fn file_label(color: Color, n: u8) -> String {
-    format!("file {n} ({})", (b'a' + board_file(color, n)) as char)
-}
-
-fn piece_label(color: Color, role: Role) -> String {
-    format!("{} {}", color.name(), role.name())
-}
-
 /// `color`'s pieces of `role` on board file `file`, front to back.
 fn on_file(pos: &Position, color: Color, role: Role, file: u8) -> Vec<Square> {
     let mut squares: Vec<Square> = (0..10)
@@ -156,26 +136,27 @@ fn destination(
     from: Square,
     dir: Direction,
     target: u8,
-) -> Result<Square, String> {
-    let piece = piece_label(color, role);
+) -> Result<Square, Blocked> {
+    let piece = Piece::new(color, role);
     let sign = match dir {
         Direction::Sideways => {
             if !role.moves_straight() {
-                return Err(format!("the {piece} on {from} cannot move sideways (平)"));
+                return Err(Blocked::Sideways { piece, from });
             }
             let file = board_file(color, target);
             if file == from.file() {
-                return Err(format!(
-                    "the {piece} on {from} already stands on {}",
-                    file_label(color, target)
-                ));
+                return Err(Blocked::AlreadyOnFile {
+                    piece,
+                    from,
+                    file: target,
+                });
             }
             return Ok(Square::new(file, from.rank()));
         }
         Direction::Forward => color.forward(),
         Direction::Backward => -color.forward(),
     };
-    let off_board = || format!("the {piece} on {from} would leave the board");
+    let off_board = || Blocked::OffBoard { piece, from };
     if role.moves_straight() {
         return from.offset(0, sign * target as i32).ok_or_else(off_board);
     }
@@ -186,15 +167,12 @@ fn destination(
         (Role::Horse, 1) => 2,
         (Role::Horse, 2) => 1,
         _ => {
-            return Err(format!(
-                "the {piece} on {from} cannot reach {} going {}",
-                file_label(color, target),
-                if dir == Direction::Forward {
-                    "forward (进)"
-                } else {
-                    "back (退)"
-                }
-            ));
+            return Err(Blocked::CannotReach {
+                piece,
+                from,
+                file: target,
+                forward: dir == Direction::Forward,
+            });
         }
     };
     from.offset(df, sign * dr).ok_or_else(off_board)
@@ -205,13 +183,13 @@ fn destination(
 /// which legality picks).
 fn sources(pos: &Position, d: &Descriptor) -> Result<(Vec<Square>, bool), NotationErrorKind> {
     let color = pos.turn();
-    let piece = piece_label(color, d.role);
-    let no_piece = |what: String| Err(NotationErrorKind::NoPiece(what));
+    let piece = Piece::new(color, d.role);
+    let no_piece = |what: Missing| Err(NotationErrorKind::NoPiece(what));
     match d.which {
         Which::File(n) | Which::WxfFile(n) => {
             let squares = on_file(pos, color, d.role, board_file(color, n));
             if squares.is_empty() {
-                return no_piece(format!("{piece} on {}", file_label(color, n)));
+                return no_piece(Missing::OnFile { piece, file: n });
             }
             let count = squares.len();
             if matches!(d.which, Which::WxfFile(_)) && count >= 3 && count % 2 == 1 {
@@ -222,22 +200,18 @@ fn sources(pos: &Position, d: &Descriptor) -> Result<(Vec<Square>, bool), Notati
         Which::Tandem(place) => {
             let files = tandem_files(pos, color, d.role);
             if files.is_empty() {
-                return no_piece(format!("file with two or more {piece}s"));
+                return no_piece(Missing::NoTandem { piece });
             }
             let found: Vec<Square> = files
                 .iter()
                 .filter_map(|(_, sq)| place.index(sq.len()).map(|i| sq[i]))
                 .collect();
             if found.is_empty() {
-                return no_piece(format!(
-                    "{piece} in the {} place: the files holding several have {}",
-                    place.describe(),
-                    files
-                        .iter()
-                        .map(|(_, s)| s.len().to_string())
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                ));
+                return no_piece(Missing::Place {
+                    piece,
+                    place,
+                    counts: files.iter().map(|(_, s)| s.len()).collect(),
+                });
             }
             Ok((found, true))
         }
@@ -245,12 +219,12 @@ fn sources(pos: &Position, d: &Descriptor) -> Result<(Vec<Square>, bool), Notati
             let squares = on_file(pos, color, d.role, board_file(color, n));
             match place.index(squares.len()) {
                 Some(i) if squares.len() >= 2 => Ok((vec![squares[i]], true)),
-                _ => no_piece(format!(
-                    "{piece} in the {} place on {}: {} stand there",
-                    place.describe(),
-                    file_label(color, n),
-                    squares.len()
-                )),
+                _ => no_piece(Missing::PlaceOnFile {
+                    piece,
+                    place,
+                    file: n,
+                    count: squares.len(),
+                }),
             }
         }
         Which::Ordinal(k) => {
@@ -260,10 +234,11 @@ fn sources(pos: &Position, d: &Descriptor) -> Result<(Vec<Square>, bool), Notati
                 .collect();
             match all.get(usize::from(k).wrapping_sub(1)) {
                 Some(&sq) => Ok((vec![sq], true)),
-                None => no_piece(format!(
-                    "{piece} number {k}: {} stand on files holding several",
-                    all.len()
-                )),
+                None => no_piece(Missing::Numbered {
+                    piece,
+                    number: k,
+                    count: all.len(),
+                }),
             }
         }
     }
@@ -288,10 +263,11 @@ pub(crate) fn resolve(pos: &Position, d: &Descriptor) -> Result<Move, NotationEr
                     Err(IllegalMove::KingLeftAttacked { .. }) => {
                         exposing.get_or_insert(m);
                     }
-                    Err(_) => reasons.push(format!(
-                        "the {} on {sq} cannot move to {to}",
-                        piece_label(pos.turn(), d.role)
-                    )),
+                    Err(_) => reasons.push(Blocked::NotAMove {
+                        piece: Piece::new(pos.turn(), d.role),
+                        from: sq,
+                        to,
+                    }),
                 }
             }
         }
@@ -302,7 +278,7 @@ pub(crate) fn resolve(pos: &Position, d: &Descriptor) -> Result<Move, NotationEr
             mv,
             turn: pos.turn(),
         }),
-        (0, None) => Err(NotationErrorKind::NoMatch(reasons.join("; "))),
+        (0, None) => Err(NotationErrorKind::NoMatch(reasons)),
         _ => Err(NotationErrorKind::Ambiguous(legal)),
     }
 }

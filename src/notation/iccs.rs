@@ -1,8 +1,9 @@
 //! ICCS coordinates: `h2e2` (UCCI), `H2-E2`, `h2-e2`. Ranks are 0–9 from red's side; the 1–10
 //! numbering of some UCI engines is never guessed.
 
-use super::{NotationErrorKind, fold_full_width, strip_marks};
+use super::{Blocked, Missing, NotationErrorKind, Syntax, fold_full_width, strip_marks};
 use crate::moves::Move;
+use crate::piece::Piece;
 use crate::position::{IllegalMove, Position};
 use crate::square::Square;
 
@@ -48,13 +49,11 @@ pub(super) fn looks_like_iccs(text: &str) -> bool {
     rest.is_empty()
 }
 
-fn syntax_reason(text: &str) -> String {
+fn syntax_reason(text: &str) -> Syntax {
     if looks_like_iccs(text) {
-        return "a rank above 9: ICCS counts ranks 0–9 from red's side, never 1–10 \
-                (red's central cannon move is h2e2)"
-            .into();
+        return Syntax::IccsRankAbove9;
     }
-    "expected two squares, each a file a–i and a rank 0–9, like h2e2 or H2-E2".into()
+    Syntax::IccsShape
 }
 
 /// Reads an ICCS move and checks it is legal.
@@ -63,22 +62,25 @@ pub(super) fn parse(pos: &Position, text: &str) -> Result<Move, NotationErrorKin
     let m = Move::new(from, to);
     match pos.check_legal(m) {
         Ok(()) => Ok(m),
-        Err(IllegalMove::NoPiece { from, turn }) => {
-            Err(NotationErrorKind::NoPiece(match pos.piece_at(from) {
-                Some(p) => format!(
-                    "{turn} piece on {from} (the {} {} stands there)",
-                    p.color,
-                    p.role.name()
-                ),
-                None => format!("piece on {from}"),
-            }))
-        }
+        Err(IllegalMove::NoPiece { from, turn }) => Err(NotationErrorKind::NoPiece(Missing::At {
+            turn,
+            from,
+            there: pos.piece_at(from),
+        })),
         Err(IllegalMove::KingLeftAttacked { mv, turn }) => {
             Err(NotationErrorKind::KingLeftAttacked { mv, turn })
         }
-        Err(IllegalMove::NotAMove { role, from, to }) => Err(NotationErrorKind::NoMatch(format!(
-            "the {} {role} on {from} cannot move to {to}",
-            pos.turn()
-        ))),
+        Err(IllegalMove::NotAMove { from, to, .. }) => {
+            // `NotAMove` is only said of a piece of the side to move on `from`.
+            let blocked = |piece: Piece| vec![Blocked::NotAMove { piece, from, to }];
+            Err(match pos.piece_at(from) {
+                Some(piece) => NotationErrorKind::NoMatch(blocked(piece)),
+                None => NotationErrorKind::NoPiece(Missing::At {
+                    turn: pos.turn(),
+                    from,
+                    there: None,
+                }),
+            })
+        }
     }
 }

@@ -41,15 +41,16 @@
 
 mod chinese;
 mod descriptor;
+mod error;
 mod iccs;
 mod wxf;
 
 pub use chinese::{BlackDigits, ChineseStyle, Script, write_chinese};
+pub use descriptor::Place;
+pub use error::{Blocked, Missing, NotationError, NotationErrorKind, Syntax};
 
-use crate::color::Color;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::square::Square;
 use std::fmt;
 use std::str::FromStr;
 
@@ -76,15 +77,6 @@ impl Notation {
             Notation::Chinese => "chinese",
         }
     }
-
-    /// How the notation is named in messages (`ICCS`, `WXF`, `Chinese`).
-    const fn title(self) -> &'static str {
-        match self {
-            Notation::Iccs => "ICCS",
-            Notation::Wxf => "WXF",
-            Notation::Chinese => "Chinese",
-        }
-    }
 }
 
 impl fmt::Display for Notation {
@@ -107,80 +99,6 @@ impl FromStr for Notation {
             .find(|n| n.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| ParseNotationError(s.to_string()))
     }
-}
-
-/// Why a move text could not be read, with the text and the notation it was read as.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot read move {text:?}{}: {kind}", describe_notation(*.notation, *.auto_detected))]
-pub struct NotationError {
-    /// The notation the text was read as; `None` when auto-detection found nothing to go on.
-    pub notation: Option<Notation>,
-    /// Whether the notation was auto-detected rather than given by the caller.
-    pub auto_detected: bool,
-    /// The text as the caller gave it.
-    pub text: String,
-    /// What is wrong.
-    pub kind: NotationErrorKind,
-}
-
-fn describe_notation(notation: Option<Notation>, auto: bool) -> String {
-    match (notation, auto) {
-        (Some(n), false) => format!(" as {}", n.title()),
-        (Some(n), true) => format!(" (notation auto-detected as {})", n.title()),
-        (None, _) => String::new(),
-    }
-}
-
-/// The reasons a move text is rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NotationErrorKind {
-    /// The text is not well formed in the notation; says what is wrong.
-    #[error("{0}")]
-    Syntax(String),
-    /// No piece of the side to move stands where the text says (e.g. no cannon on that file).
-    #[error("there is no {0}")]
-    NoPiece(String),
-    /// The text describes a legal move of the side that is not to move.
-    #[error("it is {turn}'s turn, but this is a {} move ({mv})", !*.turn)]
-    WrongSide {
-        /// The side to move.
-        turn: Color,
-        /// The move the text would be for the other side.
-        mv: Move,
-    },
-    /// The piece exists but cannot make the described move; says why.
-    #[error("no legal move matches: {0}")]
-    NoMatch(String),
-    /// The only move described would leave the mover's own king attacked (flying general included).
-    #[error("{mv} would leave the {turn} king attacked")]
-    KingLeftAttacked {
-        /// The move.
-        mv: Move,
-        /// The side to move.
-        turn: Color,
-    },
-    /// Several legal moves match the text.
-    #[error("several legal moves match: {}", join_moves(.0))]
-    Ambiguous(Vec<Move>),
-    /// The text's tandem designation (前/中/后, 一…五, `+`/`-`) could name several pieces.
-    #[error("it could name the pieces on {}; write the move so that only one is meant", join_squares(.0))]
-    AmbiguousPiece(Vec<Square>),
-}
-
-fn join_moves(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn join_squares(squares: &[Square]) -> String {
-    squares
-        .iter()
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Maps full-width ASCII look-alikes (`Ｃ２．５`) to ASCII; other characters are kept.
@@ -242,7 +160,7 @@ pub fn parse_move(
         kind,
     };
     let Some(n) = notation else {
-        return Err(error(NotationErrorKind::Syntax("empty move text".into())));
+        return Err(error(NotationErrorKind::Syntax(Syntax::Empty)));
     };
     match parse_as(pos, text, n) {
         Ok(m) => Ok(m),

@@ -13,6 +13,7 @@
 //! * Trailing `!`/`?` are dropped; a trailing `+` or `#` (check, mate) is dropped only when what
 //!   remains is a complete move, since `+` is also a direction.
 
+use super::Syntax;
 use super::descriptor::{Descriptor, Direction, Flavor, Place, Which, describe};
 use super::{fold_full_width, strip_marks};
 use crate::moves::Move;
@@ -42,13 +43,11 @@ fn direction(c: char) -> Option<Direction> {
     }
 }
 
-const SHAPE: &str = "expected piece, file, direction (+ - . =), number, like C2.5, H8+7 or R+.3";
-
 /// Decodes a WXF text to its four slots.
-pub(super) fn parse(text: &str) -> Result<Descriptor, String> {
+pub(super) fn parse(text: &str) -> Result<Descriptor, Syntax> {
     let t: Vec<char> = strip_marks(text).chars().map(fold_full_width).collect();
     if t.is_empty() {
-        return Err("empty move text".into());
+        return Err(Syntax::Empty);
     }
     let mut core: &[char] = &t;
     // Longer than a move: the tail can only be check/mate marks.
@@ -62,12 +61,12 @@ pub(super) fn parse(text: &str) -> Result<Descriptor, String> {
             Err(e) => Err(e),
         },
         3 => parse3(core),
-        n => Err(format!("{n} symbols where a move has 4; {SHAPE}")),
+        n => Err(Syntax::WxfLength(n)),
     }
 }
 
 /// The dotless sideways form `C25`.
-fn parse3(t: &[char]) -> Result<Descriptor, String> {
+fn parse3(t: &[char]) -> Result<Descriptor, Syntax> {
     let role = Role::from_char(t[0]);
     match (role, digit(t[1]), digit(t[2])) {
         (Some(role), Some(file), Some(target)) => Ok(Descriptor {
@@ -80,32 +79,15 @@ fn parse3(t: &[char]) -> Result<Descriptor, String> {
             dir: Direction::Sideways,
             target,
         }),
-        _ => Err(format!(
-            "too short; {SHAPE} (a three-symbol move is letter, file, file, like C25)"
-        )),
+        _ => Err(Syntax::WxfShort),
     }
 }
 
-fn parse4(t: &[char]) -> Result<Descriptor, String> {
-    let dir = direction(t[2]).ok_or_else(|| {
-        format!(
-            "the third symbol {:?} must be a direction: + forward, - back, . or = sideways",
-            t[2]
-        )
-    })?;
-    let target = digit(t[3]).ok_or_else(|| {
-        format!(
-            "the last symbol {:?} must be a digit 1–9 (a file or a distance)",
-            t[3]
-        )
-    })?;
+fn parse4(t: &[char]) -> Result<Descriptor, Syntax> {
+    let dir = direction(t[2]).ok_or(Syntax::WxfDirection(t[2]))?;
+    let target = digit(t[3]).ok_or(Syntax::WxfTarget(t[3]))?;
     let (a, b) = (t[0], t[1]);
-    let bad_piece = || {
-        format!(
-            "{a:?}{b:?} does not name a piece; {SHAPE} (letters K A E/B H/N R C P; \
-             tandems R+ R- +R; soldiers P+ ++ -- 3+ 33 3-)"
-        )
-    };
+    let bad_piece = || Syntax::WxfPiece(a, b);
     let (role, which) = if let Some(role) = Role::from_char(a) {
         if let Some(file) = digit(b) {
             let which = if role == Role::Pawn {
@@ -141,11 +123,7 @@ fn parse4(t: &[char]) -> Result<Descriptor, String> {
         } else if digit(b) == Some(file) {
             (Role::Pawn, Which::FileTandem(file, Place::Middle))
         } else if digit(b).is_some() {
-            return Err(
-                "two digits name the middle soldier of a file and must be the same \
-                        file twice, like 33.4"
-                    .into(),
-            );
+            return Err(Syntax::WxfMiddle);
         } else {
             return Err(bad_piece());
         }

@@ -77,16 +77,31 @@ impl Default for GameOptions {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameOptionsError {
     /// The ruling count is neither 0 (the default) nor from 2 to [`RULE_AT_MAX`].
-    #[error(
-        "game.rule_at: {0} is out of range: 0 (the books' count, 3) or 2 to 10 occurrences of a position"
-    )]
     RuleAt(u32),
     /// The natural limit is above [`NATURAL_LIMIT_MAX`].
-    #[error(
-        "game.natural_limit: {0} rounds is out of range: 0 (the profile's limit, 60) or 1 to 1000"
-    )]
     NaturalLimit(u32),
 }
+
+impl crate::lang::Words for GameOptionsError {
+    fn words(&self, lang: crate::lang::Lang) -> String {
+        match self {
+            GameOptionsError::RuleAt(n) => lang.pick(
+                format!("game.rule_at：{n}超出范围：0（规则的次数，3）或2至10次同一局面"),
+                format!(
+                    "game.rule_at: {n} is out of range: 0 (the books' count, 3) or 2 to 10 occurrences of a position"
+                ),
+            ),
+            GameOptionsError::NaturalLimit(n) => lang.pick(
+                format!("game.natural_limit：{n}回合超出范围：0（规则的限着，60）或1至1000"),
+                format!(
+                    "game.natural_limit: {n} rounds is out of range: 0 (the profile's limit, 60) or 1 to 1000"
+                ),
+            ),
+        }
+    }
+}
+
+crate::lang::english_display!(GameOptionsError);
 
 impl GameOptionsError {
     /// The request field at fault.
@@ -284,10 +299,11 @@ impl Referee {
         text: &str,
         notation: Option<Notation>,
     ) -> Result<Status, RequestError> {
-        let m = parse_move(&self.pos, text, notation).map_err(|e| RequestError::Move {
+        let m = parse_move(&self.pos, text, notation).map_err(|reason| RequestError::Move {
             ply: self.moves.len(),
             text: text.to_string(),
-            reason: e.to_string(),
+            reason,
+            in_fen: false,
         })?;
         // parse_move only returns legal moves.
         let before = self.pos;

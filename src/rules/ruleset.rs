@@ -20,8 +20,19 @@ pub enum Ruleset {
 
 /// An unknown profile name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown ruleset {0:?}; expected one of {names}", names = names())]
 pub struct UnknownRuleset(pub String);
+
+impl crate::lang::Words for UnknownRuleset {
+    fn words(&self, lang: crate::lang::Lang) -> String {
+        let name = &self.0;
+        lang.pick(
+            format!("未知的规则{name:?}；应为{}之一", names()),
+            format!("unknown ruleset {name:?}; expected one of {}", names()),
+        )
+    }
+}
+
+crate::lang::english_display!(UnknownRuleset);
 
 /// Every profile's name, with its alias: `cxa1999, cxa2011, axf (alias wxf)`.
 fn names() -> String {

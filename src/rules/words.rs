@@ -18,26 +18,7 @@ use super::options::Texts;
 use super::report::{Means, MoveReport, Ruling, SideReport, Target, Why};
 use crate::color::Color;
 
-/// A language of the texts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Lang {
-    /// Chinese (simplified).
-    Zh,
-    /// English.
-    En,
-}
-
-impl Lang {
-    /// Both languages, Chinese first.
-    pub const BOTH: [Lang; 2] = [Lang::Zh, Lang::En];
-
-    fn pick<T>(self, zh: T, en: T) -> T {
-        match self {
-            Lang::Zh => zh,
-            Lang::En => en,
-        }
-    }
-}
+pub use crate::lang::Lang;
 
 /// What an article says, in `lang`.
 pub fn article_text(a: ArticleId, lang: Lang) -> &'static str {
@@ -176,7 +157,12 @@ fn chase_zh(t: &Target) -> String {
         }
     }
     if t.joint {
-        let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
+        // The chasing pieces' points as the chasing side numbers its files.
+        let ps: Vec<String> = t
+            .participants
+            .iter()
+            .map(|&sq| crate::lang::point_zh(!t.piece.color, sq))
+            .collect();
         s.push_str(&format!("，联合捉子（{}）", ps.join("、")));
     }
     s
@@ -314,7 +300,12 @@ fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[&str]) -> String {
     for side in [&r.red, &r.black] {
         s.push_str(&side_text(r, side, lang, notes));
     }
-    let ids: Vec<String> = r.articles.iter().map(|a| a.id()).collect();
+    // Chinese cites the books as they write themselves (`棋例细则第6条`, not `item 6`).
+    let ids: Vec<String> = r
+        .articles
+        .iter()
+        .map(|a| lang.pick(a.cite_zh(), a.id()))
+        .collect();
     match lang {
         Lang::Zh => s.push_str(&format!(
             "裁决：{}（依据{}）。",

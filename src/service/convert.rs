@@ -6,6 +6,7 @@
 use super::failure::{Failure, abridge};
 use super::pb;
 use crate::color::Color;
+use crate::lang::Words;
 use crate::notation::Notation;
 use crate::piece::{Piece, Role};
 use crate::referee::{EndKind, GameOptions, Status};
@@ -47,6 +48,11 @@ impl Wanted {
         }
     }
 
+    /// The language of the errors: Chinese when only Chinese is asked, else English.
+    pub fn error_lang(self) -> Lang {
+        error_lang(self.language)
+    }
+
     /// Whether the texts are wanted in `lang`.
     fn says(self, lang: Lang) -> bool {
         match lang {
@@ -70,7 +76,7 @@ pub fn into_request(r: pb::AdjudicateRequest) -> Result<(Request, String, Wanted
         detailed_moves: MAX_DETAILED_MOVES,
     };
     let options = Options {
-        ruleset: ruleset(&r.ruleset)?,
+        ruleset: ruleset(&r.ruleset, wanted.error_lang())?,
         told_to_change: by_side(r.told_to_change.as_ref()),
         defensive_key_point: by_side(r.defensive_key_point.as_ref()),
         texts: Texts::NONE,
@@ -109,9 +115,21 @@ pub fn case_request(case: &crate::corpus::Case) -> pb::AdjudicateRequest {
 }
 
 /// The rule profile named `name` (empty: the default); an unknown name fails on field `ruleset`.
-pub fn ruleset(name: &str) -> Result<Ruleset, Failure> {
-    name.parse::<Ruleset>()
-        .map_err(|e| Failure::invalid("ruleset", abridge(&format!("ruleset: {e}"), name)))
+pub fn ruleset(name: &str, lang: Lang) -> Result<Ruleset, Failure> {
+    name.parse::<Ruleset>().map_err(|e| {
+        Failure::invalid(
+            "ruleset",
+            abridge(&format!("ruleset: {}", e.words(lang)), name),
+        )
+    })
+}
+
+/// The language of a request's errors: Chinese when only Chinese is asked, else English.
+pub fn error_lang(language: pb::Language) -> Lang {
+    match language {
+        pb::Language::Zh => Lang::Zh,
+        _ => Lang::En,
+    }
 }
 
 /// The notation of a request (`None`: detect per move); an unknown value fails on `notation`.
@@ -503,9 +521,9 @@ pub fn rulesets() -> pb::ListRulesetsResponse {
 // Live games: the referee's status, converted one way, at the requested detail and language.
 
 /// The game options of a request (unset: the defaults); a value out of range fails on its field.
-pub fn game_options(g: Option<&pb::GameOptions>) -> Result<GameOptions, Failure> {
+pub fn game_options(g: Option<&pb::GameOptions>, lang: Lang) -> Result<GameOptions, Failure> {
     let (rule_at, limit) = g.map_or((0, 0), |g| (g.rule_at, g.natural_limit));
-    GameOptions::new(rule_at, limit).map_err(|e| Failure::invalid(e.field(), e.to_string()))
+    GameOptions::new(rule_at, limit).map_err(|e| Failure::invalid(e.field(), e.words(lang)))
 }
 
 /// Articles at the detail wanted: none for the verdict only, their ids for a summary.

@@ -1,6 +1,7 @@
 //! Why a call got no ruling, in one shape for both the unary status and the streamed error answer.
 
 use super::pb;
+use crate::lang::{Lang, Words};
 use crate::request::RequestError;
 use std::borrow::Cow;
 use tonic::{Code, Status};
@@ -238,8 +239,16 @@ impl Failure {
 }
 
 impl From<RequestError> for Failure {
+    /// The failure in English.
     fn from(e: RequestError) -> Failure {
-        let text = match &e {
+        Failure::request(&e, Lang::En)
+    }
+}
+
+impl Failure {
+    /// INVALID_ARGUMENT for a request that cannot be read, its message in `lang`.
+    pub fn request(e: &RequestError, lang: Lang) -> Failure {
+        let text = match e {
             RequestError::Move { text, .. } => text.as_str(),
             RequestError::Fen(_) => "",
         };
@@ -247,7 +256,7 @@ impl From<RequestError> for Failure {
             code: Code::InvalidArgument,
             field: Some(e.field()),
             ply: e.ply(),
-            message: abridge(&e.to_string(), text),
+            message: abridge(&e.words(lang), text),
         }
     }
 }

@@ -8,6 +8,7 @@ use super::pb;
 use super::pb::qili_server::Qili;
 use super::pool::WorkPool;
 use super::timeout::parse_grpc_timeout;
+use crate::lang::Words;
 use crate::position::Position;
 use crate::rules;
 use futures::{Stream, StreamExt};
@@ -188,7 +189,9 @@ impl QiliService {
         let (out, verdict) = self
             .pool
             .run(start, deadline, move || {
-                let (first, moves) = request.parse()?;
+                let (first, moves) = request
+                    .parse()
+                    .map_err(|e| Failure::request(&e, wanted.error_lang()))?;
                 let ruling = rules::rule(&first, &moves, &request.options);
                 let verdict = ruling.verdict;
                 let ruled = Ruled {
@@ -252,9 +255,10 @@ impl QiliService {
         T: Send + 'static,
         F: FnOnce(rules::Analysis, String, pb::Language) -> T + Send + 'static,
     {
-        let ruleset = convert::ruleset(&r.ruleset)?;
-        let notation = convert::notation(r.notation)?;
         let language = convert::language(r.language)?;
+        let lang = convert::error_lang(language);
+        let ruleset = convert::ruleset(&r.ruleset, lang)?;
+        let notation = convert::notation(r.notation)?;
         let options = rules::Options {
             ruleset,
             defensive_key_point: rules::BySide {
@@ -268,8 +272,9 @@ impl QiliService {
                 let position = if r.fen.trim().is_empty() {
                     Position::start()
                 } else {
-                    Position::from_fen(&r.fen)
-                        .map_err(|e| Failure::from(crate::request::RequestError::from(e)))?
+                    Position::from_fen(&r.fen).map_err(|e| {
+                        Failure::request(&crate::request::RequestError::from(e), lang)
+                    })?
                 };
                 let mv = if r.r#move.trim().is_empty() {
                     None
@@ -279,9 +284,11 @@ impl QiliService {
                             .map_err(|e| {
                                 let reason = match &e {
                                     crate::request::RequestError::Move { text, reason, .. } => {
-                                        abridge(&format!("move {text:?}: {reason}"), text)
+                                        let colon = lang.pick("：", ": ");
+                                        let said = reason.words(lang);
+                                        abridge(&format!("move {text:?}{colon}{said}"), text)
                                     }
-                                    other => abridge(&other.to_string(), ""),
+                                    other => abridge(&other.words(lang), ""),
                                 };
                                 Failure::invalid("move", reason)
                             })?;
@@ -289,9 +296,11 @@ impl QiliService {
                 };
                 if let Some(m) = mv {
                     position.play(m).map_err(|e| {
+                        let colon = lang.pick("：", ": ");
+                        let said = e.words(lang);
                         Failure::invalid(
                             "move",
-                            abridge(&format!("move {:?}: {e}", r.r#move), &r.r#move),
+                            abridge(&format!("move {:?}{colon}{said}", r.r#move), &r.r#move),
                         )
                     })?;
                 }

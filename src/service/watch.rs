@@ -41,10 +41,12 @@ impl Game {
     /// The game the opening describes, every move of it played (at most `max_moves`).
     fn open(r: pb::AdjudicateRequest, max_moves: usize) -> Result<Game, Failure> {
         too_many(r.moves.len(), max_moves)?;
-        let options = convert::game_options(r.game.as_ref())?;
+        let lang = convert::error_lang(convert::language(r.language)?);
+        let options = convert::game_options(r.game.as_ref(), lang)?;
         let (request, request_id, wanted) = convert::into_request(r)?;
         let notation = request.notation;
-        let referee = Referee::open(&request, options).map_err(Failure::from)?;
+        let referee = Referee::open(&request, options)
+            .map_err(|e| Failure::request(&e, wanted.error_lang()))?;
         // A UCCI position string's moves count too.
         too_many(referee.moves().len(), max_moves)?;
         Ok(Game {
@@ -76,7 +78,7 @@ impl Game {
                 None,
             ),
             Err(e) => {
-                let failure = Failure::from(e);
+                let failure = Failure::request(&e, self.wanted.error_lang());
                 let mut status = self.status();
                 status.error = Some(failure.to_pb());
                 (status, Some(failure))

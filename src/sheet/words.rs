@@ -75,13 +75,7 @@ pub fn colon(lang: Lang) -> &'static str {
 /// A piece's file in its own side's numbering, as Chinese notation counts it: red's 一–九 from
 /// red's right (file i is 一), black's １–９ from black's right (file a is １).
 pub fn own_file_zh(color: Color, square: Square) -> char {
-    const RED: [char; 9] = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
-    const BLACK: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
-    let file = usize::from(square.file()).min(8);
-    match color {
-        Color::Red => RED[file],
-        Color::Black => BLACK[file],
-    }
+    crate::lang::file_zh(color, square.file())
 }
 
 /// A piece on its point: `黑７路马` in Chinese (its file as Chinese notation numbers it), `black

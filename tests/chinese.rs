@@ -1,0 +1,287 @@
+//! Chinese when Chinese is asked (issue 24.6): every error a user sees says itself in Chinese when
+//! zh is asked (`--lang zh`, the page's language, the API's `language`) and in English otherwise,
+//! from the same typed error; and the Chinese texts cite the books' chapter 7 as it numbers itself.
+
+use super::common::{QILI, Server, channel};
+use super::desk::Http;
+use qili::lang::{Lang, Words};
+use qili::notation::{NotationErrorKind, parse_move};
+use qili::request::{Request, RequestError};
+use qili::service::pb;
+use qili::service::pb::qili_client::QiliClient;
+use qili::{Position, Square};
+use std::process::Command;
+
+/// Whether `s` has a CJK ideograph in it.
+fn has_chinese(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c))
+}
+
+/// The request error of `fen` and `moves`.
+fn request_error(fen: &str, moves: &[&str]) -> RequestError {
+    Request {
+        fen: fen.to_string(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        ..Request::default()
+    }
+    .parse()
+    .unwrap_err()
+}
+
+#[test]
+fn each_error_type_says_itself_in_both_languages_from_the_same_data() {
+    // FEN: a field count, a piece where it can never stand, the kings facing.
+    let fen = Position::from_fen("4k4/9/9 w").unwrap_err();
+    assert_eq!(
+        fen.words(Lang::En),
+        "FEN board has 3 ranks; expected 10 separated by '/'"
+    );
+    assert_eq!(fen.words(Lang::Zh), "FEN的棋盘有3行；应为10行，以“/”分隔");
+    assert_eq!(fen.to_string(), fen.words(Lang::En));
+    let advisor = Position::from_fen("3k5/9/9/9/9/9/9/9/3A5/4K4 w").unwrap_err();
+    assert_eq!(
+        advisor.words(Lang::Zh),
+        "红六路仕(d1)：仕（士）只在九宫斜线的五个点上"
+    );
+    let facing = Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w").unwrap_err();
+    assert!(facing.words(Lang::Zh).contains("五路"), "{facing:?}");
+
+    // Moves: each kind of reason, squares in Chinese notation (the file as the side counts it).
+    let start = Position::start();
+    let zh = |text: &str| parse_move(&start, text, None).unwrap_err().words(Lang::Zh);
+    assert_eq!(
+        zh("R5+1"),
+        "无法读取着法\"R5+1\"（自动识别为WXF）：五路没有红车"
+    );
+    assert_eq!(
+        zh("马二进五"),
+        "无法读取着法\"马二进五\"（自动识别为中文记谱）：没有相符的合法着法：红二路马(h0)进不到五路"
+    );
+    assert!(zh("h10e10").contains("横线超过9"));
+    assert!(zh("ZZ.5").contains("不是棋子"));
+    let e = parse_move(&start, "h7e7", None).unwrap_err();
+    assert!(matches!(e.kind, NotationErrorKind::WrongSide { .. }));
+    assert_eq!(
+        e.words(Lang::Zh),
+        "无法读取着法\"h7e7\"（自动识别为ICCS）：该红方走，这却是黑方的着法（h7e7）"
+    );
+    assert_eq!(
+        e.words(Lang::En),
+        "cannot read move \"h7e7\" (notation auto-detected as ICCS): it is red's turn, but this is a black move (h7e7)"
+    );
+    let blocked = parse_move(&start, "a0a5", None).unwrap_err();
+    assert_eq!(
+        blocked.kind.words(Lang::Zh),
+        "没有相符的合法着法：红九路车(a0)不能走到九路(a5)"
+    );
+
+    // A request names the field and the move's index in either language.
+    let e = request_error("", &["h2e2", "h9g7", "R5+1"]);
+    assert_eq!(e.field(), "moves");
+    assert_eq!(e.ply(), Some(2));
+    assert!(
+        e.words(Lang::Zh)
+            .starts_with("moves[2] \"R5+1\"：无法读取着法")
+    );
+    assert!(
+        e.words(Lang::En)
+            .starts_with("moves[2] \"R5+1\": cannot read move")
+    );
+    let e = request_error("position startpos moves h2e2 h2e3", &[]);
+    assert!(
+        e.words(Lang::Zh).ends_with("（fen中UCCI局面串的着法）"),
+        "{e}"
+    );
+
+    // A position's illegal move; an unknown profile; a game option out of range.
+    let illegal = start.play(qili::Move::new(sq("a0"), sq("a5"))).unwrap_err();
+    assert_eq!(illegal.words(Lang::Zh), "红九路车(a0)不能走到九路(a5)");
+    let unknown = "foo".parse::<qili::rules::Ruleset>().unwrap_err();
+    assert!(unknown.words(Lang::Zh).starts_with("未知的规则\"foo\""));
+    let option = qili::referee::GameOptions::new(99, 0).unwrap_err();
+    assert!(
+        option
+            .words(Lang::Zh)
+            .starts_with("game.rule_at：99超出范围")
+    );
+    assert!(
+        option
+            .to_string()
+            .starts_with("game.rule_at: 99 is out of range")
+    );
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}
+
+/// `qili ARGS`: exit 2 and the one-line message on stderr.
+fn cli_error(args: &[&str]) -> String {
+    let out = Command::new(QILI).args(args).output().expect("run qili");
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+#[test]
+fn the_cli_says_errors_in_chinese_with_lang_zh_and_in_english_otherwise() {
+    for (args, zh, en) in [
+        (
+            vec!["judge", "--fen", "4k4/9/9 w", "--moves", "h2e2"],
+            "qili: fen: FEN的棋盘有3行",
+            "qili: fen: FEN board has 3 ranks",
+        ),
+        (
+            vec!["judge", "--moves", "h2e2 h9g7 R5+1"],
+            "qili: moves[2] \"R5+1\"：无法读取着法\"R5+1\"（自动识别为WXF）：五路没有红车",
+            "qili: moves[2] \"R5+1\": cannot read move \"R5+1\" (notation auto-detected as WXF): there is no red rook on file 5 (e)",
+        ),
+        (
+            vec!["judge", "--moves", "h2e2", "--ruleset", "foo"],
+            "qili: --ruleset: 未知的规则\"foo\"",
+            "qili: --ruleset: unknown ruleset \"foo\"",
+        ),
+        (
+            vec!["analyze", "--move", "a0a5"],
+            "qili: move \"a0a5\"：无法读取着法",
+            "qili: move \"a0a5\": cannot read move",
+        ),
+        (
+            vec!["watch", "--rule-at", "99"],
+            "qili: --rule-at: 99超出范围",
+            "qili: --rule-at: 99 is out of range",
+        ),
+    ] {
+        let mut with = args.clone();
+        with.extend(["--lang", "zh"]);
+        let said = cli_error(&with);
+        assert!(said.starts_with(zh), "{said}");
+        for lang in [None, Some("en"), Some("both")] {
+            let mut with = args.clone();
+            if let Some(l) = lang {
+                with.extend(["--lang", l]);
+            }
+            let said = cli_error(&with);
+            assert!(said.starts_with(en), "{lang:?}: {said}");
+            assert!(!has_chinese(&said), "{said}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_api_and_the_page_say_errors_in_the_language_asked() {
+    let server = Server::start();
+    let http = Http::new(&server);
+    let bad_move = |language: &str| serde_json::json!({"moves": ["h2e2", "h9g7", "R5+1"], "language": language});
+    // The JSON API: the field and ply as ever, the message in the request's language.
+    let e = http
+        .post("/v1/adjudicate", &bad_move("LANGUAGE_ZH"))
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "moves");
+    assert_eq!(e["ply"], 2);
+    assert_eq!(
+        e["message"],
+        "moves[2] \"R5+1\"：无法读取着法\"R5+1\"（自动识别为WXF）：五路没有红车"
+    );
+    for language in ["LANGUAGE_EN", "LANGUAGE_BOTH"] {
+        let e = http
+            .post("/v1/adjudicate", &bad_move(language))
+            .await
+            .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "moves");
+        let message = e["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("moves[2] \"R5+1\": cannot read move"),
+            "{message}"
+        );
+    }
+    let e = http
+        .post(
+            "/v1/adjudicate",
+            &serde_json::json!({"fen": "4k4/9/9 w", "ruleset": "foo", "language": "LANGUAGE_ZH"}),
+        )
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "ruleset");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("ruleset: 未知的规则"),
+        "{e}"
+    );
+    let e = http
+        .post(
+            "/v1/analyze",
+            &serde_json::json!({"move": "a0a5", "language": "LANGUAGE_ZH"}),
+        )
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "move");
+    assert!(
+        e["message"].as_str().unwrap().contains("红九路车(a0)"),
+        "{e}"
+    );
+
+    // The page's sheet call: its language decides.
+    for (lang, said) in [
+        ("zh", "fen: FEN的棋盘有3行；应为10行，以“/”分隔"),
+        (
+            "en",
+            "fen: FEN board has 3 ranks; expected 10 separated by '/'",
+        ),
+    ] {
+        let e = http
+            .post(
+                "/desk/ruling",
+                &serde_json::json!({"fen": "4k4/9/9 w", "moves": "h2e2", "lang": lang}),
+            )
+            .await
+            .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "fen");
+        assert_eq!(e["message"], said);
+    }
+
+    // gRPC: the status message, and a live game's error in Watch's status.
+    let mut client = QiliClient::new(channel(&server.url()).await);
+    let status = client
+        .adjudicate(pb::AdjudicateRequest {
+            fen: "4k4/9/9 w".into(),
+            language: pb::Language::Zh.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    assert_eq!(status.message(), "fen: FEN的棋盘有3行；应为10行，以“/”分隔");
+    let status = client
+        .status(pb::AdjudicateRequest {
+            moves: vec!["h2e2".into(), "h2e2".into()],
+            language: pb::Language::Zh.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        status.message().starts_with("moves[1] \"h2e2\"："),
+        "{}",
+        status.message()
+    );
+    assert!(has_chinese(status.message()));
+}
+
+#[test]
+fn chinese_explanations_cite_chapter_7_as_the_book_numbers_it() {
+    // From-chase-to-chase (从捉到捉) is item 6 of the 1999 book's chapter 7, 棋例细则.
+    let request = Request {
+        fen: "4k4/9/2c6/9/9/9/9/9/2R6/5K3 w".into(),
+        moves: "c1c2 e9d9 c2c1 d9e9 c1c2 e9d9 c2c1 d9e9"
+            .split(' ')
+            .map(String::from)
+            .collect(),
+        ..Request::default()
+    };
+    let ruling = qili::request::adjudicate(&request).unwrap();
+    let zh = qili::rules::words::explanation(&ruling, Lang::Zh);
+    assert!(zh.contains("棋例细则第6条"), "{zh}");
+    assert!(!zh.contains("item"), "{zh}");
+    let en = qili::rules::words::explanation(&ruling, Lang::En);
+    assert!(en.contains("item 6"), "{en}");
+}
