@@ -36,7 +36,7 @@ fn analyze(bytes: &[u8]) {
         return;
     };
     let (Ok(ruleset), Ok(notation), Ok(language)) = (
-        convert::ruleset(&r.ruleset),
+        convert::ruleset(&r.ruleset, qili::lang::Lang::En),
         convert::notation(r.notation),
         convert::language(r.language),
     ) else {
