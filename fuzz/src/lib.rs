@@ -202,3 +202,149 @@ fn check_ruling(request: &Request, r: &Ruling) {
     }
     let _ = (&r.explanation_zh, &r.explanation_en);
 }
+
+/// The elements the ruling sheet writes (its HTML and the SVG of its diagrams).
+const ELEMENTS: &[&str] = &[
+    "article",
+    "b",
+    "body",
+    "br",
+    "circle",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "g",
+    "h1",
+    "h2",
+    "head",
+    "header",
+    "html",
+    "li",
+    "line",
+    "marker",
+    "meta",
+    "p",
+    "polygon",
+    "polyline",
+    "rect",
+    "script",
+    "section",
+    "small",
+    "span",
+    "style",
+    "svg",
+    "table",
+    "tbody",
+    "td",
+    "text",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "ul",
+];
+
+/// A short piece of `s` for a failure's message.
+fn near(s: &str) -> String {
+    s.chars().take(80).collect()
+}
+
+/// Every `&` in `s` starts an entity (`&lt;`, `&#39;`).
+fn assert_entities(s: &str) {
+    for (i, _) in s.match_indices('&') {
+        let tail = &s[i + 1..];
+        let end = tail.find(';').unwrap_or(tail.len()).min(12);
+        let entity = &tail[..end];
+        let named = !entity.is_empty() && entity.bytes().all(|b| b.is_ascii_alphabetic());
+        let numbered = entity
+            .strip_prefix('#')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        assert!(
+            (named || numbered) && tail[end..].starts_with(';'),
+            "a bare & at {:?}",
+            near(&s[i..])
+        );
+    }
+}
+
+/// Asserts that `html` is only the markup the sheet writes, whatever text it carries: every tag is
+/// one of the sheet's elements, every attribute is plainly named, never an event handler, its value
+/// quoted with no `<`, `>` or `"` in it and no `javascript:` URL; text has no raw `<` or `>` and
+/// every `&` starts an entity; `<style>` and `<script>` hold exactly the sheet's own. Markup from a
+/// record that escaped escaping breaks one of these.
+pub fn assert_clean_html(html: &str) {
+    let mut rest = html.strip_prefix("<!doctype html>").unwrap_or(html);
+    loop {
+        let lt = rest.find('<').unwrap_or(rest.len());
+        let text = &rest[..lt];
+        assert!(!text.contains('>'), "a raw > in text: {:?}", near(text));
+        assert_entities(text);
+        if lt == rest.len() {
+            return;
+        }
+        rest = &rest[lt + 1..];
+        if let Some(after) = rest.strip_prefix('/') {
+            let end = after.find('>').expect("an end tag closes");
+            let name = &after[..end];
+            assert!(ELEMENTS.contains(&name), "end tag </{}>", near(name));
+            rest = &after[end + 1..];
+            continue;
+        }
+        let name_end = rest
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        let name = &rest[..name_end];
+        assert!(ELEMENTS.contains(&name), "tag <{}", near(rest));
+        rest = &rest[name_end..];
+        loop {
+            rest = rest.trim_start_matches([' ', '\n']);
+            if let Some(after) = rest.strip_prefix("/>").or_else(|| rest.strip_prefix('>')) {
+                rest = after;
+                break;
+            }
+            let attr_end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | ':' | '_')))
+                .unwrap_or(rest.len());
+            let attr = &rest[..attr_end];
+            assert!(!attr.is_empty(), "in <{name}>: {:?}", near(rest));
+            assert!(
+                !attr.to_ascii_lowercase().starts_with("on"),
+                "an event handler in <{name}>: {attr}"
+            );
+            rest = &rest[attr_end..];
+            if let Some(after) = rest.strip_prefix("=\"") {
+                let close = after.find('"').expect("an attribute value closes");
+                let value = &after[..close];
+                assert!(
+                    !value.contains(['<', '>']),
+                    "<{name} {attr}=\"{}\"",
+                    near(value)
+                );
+                assert!(
+                    !value
+                        .trim_start()
+                        .to_ascii_lowercase()
+                        .starts_with("javascript:"),
+                    "<{name} {attr}=\"{}\"",
+                    near(value)
+                );
+                assert_entities(value);
+                rest = &after[close + 1..];
+            }
+        }
+        if name == "style" || name == "script" {
+            let close = format!("</{name}>");
+            let end = rest.find(&close).expect("a style or script closes");
+            let own = if name == "style" {
+                qili::sheet::STYLE
+            } else {
+                qili::sheet::SCRIPT
+            };
+            assert!(&rest[..end] == own, "<{name}> is not the sheet's own");
+            rest = &rest[end + close.len()..];
+        }
+    }
+}

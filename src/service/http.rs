@@ -357,6 +357,12 @@ where
     }
 }
 
+/// The JSON API's reading of a request body (what [`JsonBody`] does once the content type and size
+/// are checked): the message, or the error answer the call gets (code, field, ply, message).
+pub fn decode_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, pb::Error> {
+    decode(bytes).map_err(|e| e.error)
+}
+
 /// A message from its JSON (proto3 mapping, or the page's own requests); a bad one is
 /// INVALID_ARGUMENT naming the field (`moves` and its index for a bad move).
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HttpError> {

@@ -24,6 +24,7 @@ pub use config::{
 pub use cors::{AllowedOrigins, OriginError};
 pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge, abridge_text};
 pub use handler::{QiliService, STREAM_INTAKE_BYTES, Taken};
+pub use http::decode_json;
 pub use pool::{Lane, WorkPool};
 pub use server::{ServeError, serve, serve_with_listener};
 pub use timeout::parse_grpc_timeout;
