@@ -357,7 +357,7 @@ where
     }
 }
 
-/// The JSON API's reading of a request body (what [`JsonBody`] does once the content type and size
+/// The JSON API's reading of a request body (what its extractor does once the content type and size
 /// are checked): the message, or the error answer the call gets (code, field, ply, message).
 pub fn decode_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, pb::Error> {
     decode(bytes).map_err(|e| e.error)
