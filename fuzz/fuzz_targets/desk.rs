@@ -42,8 +42,18 @@ fuzz_target!(|data: &[u8]| {
     let (_, forbidden) = forbidden_after(dispute.start, &dispute.moves, options)
         .expect("a record's moves are legal");
     let paperwork = Paperwork::default();
-    let fragment = sheet::ruling_fragment(&ruling, &dispute, &paperwork, &forbidden, lang);
+    // The page's window of diagrams (the service draws 32) for the fragment; every diagram for
+    // the printable document.
+    let window = sheet::Diagrams { from: 0, most: 32 };
+    let fragment = sheet::ruling_fragment(&ruling, &dispute, &paperwork, &forbidden, window, lang);
     qili_fuzz::assert_clean_html(&fragment);
-    let document = sheet::ruling_document(&ruling, &dispute, &paperwork, &forbidden, lang);
+    let document = sheet::ruling_document(
+        &ruling,
+        &dispute,
+        &paperwork,
+        &forbidden,
+        sheet::Diagrams::ALL,
+        lang,
+    );
     qili_fuzz::assert_clean_html(&document);
 });
