@@ -154,18 +154,8 @@ fn fields(block: &str) -> Vec<(String, &str)> {
 
 /// Reads every block of `text` (UTF-8; see `record` for other encodings).
 pub fn read_games(text: &str) -> Result<Vec<Game>, DhtmlXqError> {
-    let blocks = blocks(text);
-    if blocks.is_empty() {
-        return Err(DhtmlXqError {
-            game: 0,
-            kind: DhtmlXqErrorKind::NoFields,
-        });
-    }
-    blocks
-        .iter()
-        .enumerate()
-        .map(|(game, block)| read_block(block).map_err(|kind| DhtmlXqError { game, kind }))
-        .collect()
+    // The first block that cannot be read is the error, as `read_each` reports it.
+    read_each(text).into_iter().collect()
 }
 
 /// Reads each block of `text` on its own: a block that cannot be read is an error item, and the
