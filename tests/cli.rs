@@ -7,26 +7,26 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 /// Red's rook checks on ranks 9 and 8; black's king steps up and down: red loses.
-const FEN: &str = "4k4/R8/9/9/9/9/9/9/9/3K5 w";
-const MOVES: &str = "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9";
+pub(super) const FEN: &str = "4k4/R8/9/9/9/9/9/9/9/3K5 w";
+pub(super) const MOVES: &str = "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9";
 
-fn qili(args: &[&str]) -> Output {
+pub(super) fn qili(args: &[&str]) -> Output {
     Command::new(QILI).args(args).output().expect("run qili")
 }
 
-fn stdout(o: &Output) -> String {
+pub(super) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(super) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A fresh directory under the system's temp dir, removed on drop.
-struct TempDir(PathBuf);
+pub(super) struct TempDir(pub(super) PathBuf);
 
 impl TempDir {
-    fn new(name: &str) -> TempDir {
+    pub(super) fn new(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("qili-cli-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create temp dir");
@@ -335,7 +335,7 @@ fn a_pipe_into_head_ends_with_exit_0() {
 }
 
 /// Writes `lines` as `name` in `dir` and runs `qili cases` on it with `extra` options.
-fn cases_on(dir: &TempDir, name: &str, lines: &[String], extra: &[&str]) -> Output {
+pub(super) fn cases_on(dir: &TempDir, name: &str, lines: &[String], extra: &[&str]) -> Output {
     let file = dir.0.join(name);
     std::fs::write(&file, lines.join("\n") + "\n").expect("write");
     let mut args = vec!["cases"];

@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod corpus;
 mod desk;
+mod dialect;
 mod edge;
 mod faults;
 mod fen;

@@ -5,6 +5,9 @@
 //! let line = r#"{"id":"x","fen":"","moves":["h2e2"],"expected":{"verdict":"no_repetition"}}"#;
 //! let case = qili::corpus::parse_line(line).unwrap();
 //! assert!(qili::corpus::run(&case).passed);
+//! // The API's spellings are aliases of the case's own.
+//! let api = r#"{"id":"y","moves":["h2e2"],"expected":{"verdict":"VERDICT_NO_REPETITION"}}"#;
+//! assert!(qili::corpus::run(&qili::corpus::parse_line(api).unwrap()).passed);
 //! // A misspelt key is an error, not a default.
 //! let typo = r#"{"id":"x","rulset":"axf","moves":[],"expected":{"verdict":"draw"}}"#;
 //! let err = qili::corpus::parse_line(typo).unwrap_err();
@@ -41,10 +44,10 @@ pub struct Case {
     /// What the ruling must say.
     pub expected: Expected,
     /// Sides already told to change (`{"red": true}`).
-    #[serde(default)]
+    #[serde(default, alias = "toldToChange")]
     pub told_to_change: BySide<bool>,
     /// Sides asserted to defend a key point (`{"black": true}`).
-    #[serde(default)]
+    #[serde(default, alias = "defensiveKeyPoint")]
     pub defensive_key_point: BySide<bool>,
     /// The article the case illustrates.
     #[serde(default)]
@@ -57,7 +60,7 @@ pub struct Case {
     pub note: Option<String>,
     /// Why qili is known to rule otherwise (naming the `docs/rules.md` section): the case still
     /// runs, but a failure is reported apart and does not fail the run.
-    #[serde(default)]
+    #[serde(default, alias = "knownDifference")]
     pub known_difference: Option<String>,
     /// The file and line the case was read from (empty when parsed from a string).
     #[serde(skip)]
@@ -92,12 +95,13 @@ pub struct Expected {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repetitions: Option<u32>,
     /// The index in `moves` of the cycle's first move (the ruling's `cycle_start`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, alias = "cycleStart", skip_serializing_if = "Option::is_none")]
     pub cycle_start: Option<usize>,
 }
 
 /// An expected move kind: 将/杀/捉/闲, or an idle kind 兑/献/拦/跟 (which is 闲 showing that kind),
-/// or the English names (`check`, `mate_threat`, `chase`, `idle`, `exchange`, …).
+/// or the English names (`check`, `mate_threat`, `chase`, `idle`, `exchange`, …), or the API's
+/// (`MOVE_KIND_CHASE`, `IDLE_KIND_EXCHANGE`, …).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveLabel {
     /// The kind the move must have.
@@ -112,14 +116,16 @@ impl MoveLabel {
     /// The label named `text`, Chinese or English.
     pub fn parse(text: &str) -> Option<MoveLabel> {
         let (kind, idle) = match text {
-            "将" | "check" => (MoveKind::Check, None),
-            "杀" | "mate_threat" => (MoveKind::MateThreat, None),
-            "捉" | "chase" => (MoveKind::Chase, None),
-            "闲" | "idle" => (MoveKind::Idle, None),
-            "兑" | "exchange" => (MoveKind::Idle, Some(IdleKind::Exchange)),
-            "献" | "sacrifice" => (MoveKind::Idle, Some(IdleKind::Sacrifice)),
-            "拦" | "block" => (MoveKind::Idle, Some(IdleKind::Block)),
-            "跟" | "follow" => (MoveKind::Idle, Some(IdleKind::Follow)),
+            "将" | "check" | "MOVE_KIND_CHECK" => (MoveKind::Check, None),
+            "杀" | "mate_threat" | "MOVE_KIND_MATE_THREAT" => (MoveKind::MateThreat, None),
+            "捉" | "chase" | "MOVE_KIND_CHASE" => (MoveKind::Chase, None),
+            "闲" | "idle" | "MOVE_KIND_IDLE" => (MoveKind::Idle, None),
+            "兑" | "exchange" | "IDLE_KIND_EXCHANGE" => (MoveKind::Idle, Some(IdleKind::Exchange)),
+            "献" | "sacrifice" | "IDLE_KIND_SACRIFICE" => {
+                (MoveKind::Idle, Some(IdleKind::Sacrifice))
+            }
+            "拦" | "block" | "IDLE_KIND_BLOCK" => (MoveKind::Idle, Some(IdleKind::Block)),
+            "跟" | "follow" | "IDLE_KIND_FOLLOW" => (MoveKind::Idle, Some(IdleKind::Follow)),
             _ => return None,
         };
         Some(MoveLabel {
@@ -127,6 +133,14 @@ impl MoveLabel {
             idle,
             text: text.to_string(),
         })
+    }
+
+    /// The label as the API spells it: `MOVE_KIND_CHASE`, or `IDLE_KIND_EXCHANGE` for 兑.
+    pub fn api_name(&self) -> String {
+        match self.idle {
+            Some(k) => api_spelling("IDLE_KIND_", k.name()),
+            None => api_spelling("MOVE_KIND_", self.kind.name()),
+        }
     }
 
     /// Whether a move of `kind` showing `idle_kinds` has this label.
@@ -141,7 +155,9 @@ impl<'de> Deserialize<'de> for MoveLabel {
         MoveLabel::parse(&text).ok_or_else(|| {
             serde::de::Error::custom(format!(
                 "unknown move label {text:?} (将 杀 捉 闲 兑 献 拦 跟, or check mate_threat \
-                 chase idle exchange sacrifice block follow)"
+                 chase idle exchange sacrifice block follow, or as the API spells them: \
+                 MOVE_KIND_CHECK MOVE_KIND_MATE_THREAT MOVE_KIND_CHASE MOVE_KIND_IDLE \
+                 IDLE_KIND_EXCHANGE IDLE_KIND_SACRIFICE IDLE_KIND_BLOCK IDLE_KIND_FOLLOW)"
             ))
         })
     }
@@ -263,13 +279,31 @@ fn ruleset_name<'de, D: Deserializer<'de>>(d: D) -> Result<Ruleset, D::Error> {
     name.parse().map_err(serde::de::Error::custom)
 }
 
+/// The case spelling of a value the API spells `PREFIX` + its name in capitals
+/// (`VERDICT_RED_LOSES`: `red_loses`), so that a value pasted from an API answer reads as the
+/// case's own; `None` if `text` is not spelt so.
+fn from_api(text: &str, prefix: &str) -> Option<String> {
+    let rest = text.strip_prefix(prefix)?;
+    rest.bytes()
+        .all(|b| b.is_ascii_uppercase() || b == b'_')
+        .then(|| rest.to_ascii_lowercase())
+}
+
+/// The API's spelling of a value named `name` in the cases (`red_loses`: `VERDICT_RED_LOSES`).
+fn api_spelling(prefix: &str, name: &str) -> String {
+    format!("{prefix}{}", name.to_ascii_uppercase())
+}
+
 fn verdict_name<'de, D: Deserializer<'de>>(d: D) -> Result<Verdict, D::Error> {
     let name = String::deserialize(d)?;
-    Verdict::from_name(&name).ok_or_else(|| {
+    let own = from_api(&name, "VERDICT_");
+    Verdict::from_name(own.as_deref().unwrap_or(&name)).ok_or_else(|| {
         let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.name()).collect();
+        let api: Vec<String> = names.iter().map(|n| api_spelling("VERDICT_", n)).collect();
         serde::de::Error::custom(format!(
-            "unknown verdict {name:?} (one of {})",
-            names.join(", ")
+            "unknown verdict {name:?} (one of {}; or as the API spells them: {})",
+            names.join(", "),
+            api.join(", ")
         ))
     })
 }
@@ -278,12 +312,14 @@ fn verdict_out<S: Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(v.name())
 }
 
-/// A side's label by its English name or its Chinese term.
+/// A side's label by its English name, its Chinese term or the API's name.
 fn pattern_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Pattern>, D::Error> {
     let name = String::deserialize(d)?;
+    let own = from_api(&name, "PATTERN_");
+    let own = own.as_deref().unwrap_or(&name);
     Pattern::ALL
         .into_iter()
-        .find(|p| p.name() == name || p.chinese() == name)
+        .find(|p| p.name() == own || p.chinese() == own)
         .map(Some)
         .ok_or_else(|| {
             let names: Vec<String> = Pattern::ALL
@@ -291,7 +327,8 @@ fn pattern_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Pattern>, D::E
                 .map(|p| format!("{} {}", p.name(), p.chinese()))
                 .collect();
             serde::de::Error::custom(format!(
-                "unknown label {name:?} (one of {})",
+                "unknown label {name:?} (one of {}; or as the API spells them: PATTERN_…, \
+                 PATTERN_PERPETUAL_CHECK for perpetual_check)",
                 names.join(", ")
             ))
         })
@@ -577,7 +614,7 @@ fn differences(expected: &Expected, actual: &Actual) -> Vec<String> {
                         m.ply,
                         m.chinese,
                         label.text,
-                        describe(m, label.text.is_ascii())
+                        describe(m, &label.text)
                     ));
                 }
             }
@@ -594,20 +631,27 @@ fn is_detail(difference: &str) -> bool {
         .any(|p| difference.starts_with(p))
 }
 
-/// A move's kind and idle kinds, as `闲(兑)` or `idle(exchange)`.
-fn describe(m: &ActualMove, english: bool) -> String {
-    let kind = if english {
-        m.kind.name()
-    } else {
-        m.kind.chinese()
+/// A move's kind and idle kinds in the words of the case's `label`: `闲(兑)`, `idle(exchange)`
+/// or `MOVE_KIND_IDLE(IDLE_KIND_EXCHANGE)`.
+fn describe(m: &ActualMove, label: &str) -> String {
+    let api = label.starts_with("MOVE_KIND_") || label.starts_with("IDLE_KIND_");
+    let say = |prefix: &str, name: &str, chinese: &str| {
+        if api {
+            api_spelling(prefix, name)
+        } else if label.is_ascii() {
+            name.to_string()
+        } else {
+            chinese.to_string()
+        }
     };
+    let kind = say("MOVE_KIND_", m.kind.name(), m.kind.chinese());
     if m.idle_kinds.is_empty() {
-        return kind.to_string();
+        return kind;
     }
-    let idle: Vec<&str> = m
+    let idle: Vec<String> = m
         .idle_kinds
         .iter()
-        .map(|k| if english { k.name() } else { k.chinese() })
+        .map(|k| say("IDLE_KIND_", k.name(), k.chinese()))
         .collect();
     format!("{kind}({})", idle.join(","))
 }
