@@ -297,3 +297,109 @@ async fn load(
     }
     unreachable!()
 }
+
+/// 22.6: SIGTERM with an `AdjudicateStream`, a `Watch` and a `Health/Watch` open and their clients
+/// still connected: the bulk stream answers what it has read and ends with OK, the game ends with
+/// OK, the health watch says NOT_SERVING and ends with OK, and the process exits 0 without waiting
+/// for its 30 s drain timeout.
+#[tokio::test]
+async fn sigterm_ends_open_streams_and_exits_before_the_drain_timeout() {
+    use pb::watch_request::Message;
+    use tonic_health::pb::health_check_response::ServingStatus;
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+    let mut server = Server::start_with(&["--drain-timeout-ms", "30000"]);
+    let ch = channel(&server.url()).await;
+    let mut client = QiliClient::new(ch.clone());
+
+    // A bulk stream with rulings in hand when the signal comes.
+    let (bulk, bulk_rx) = tokio::sync::mpsc::channel(8);
+    let mut bulk_answers = client
+        .adjudicate_stream(tokio_stream::wrappers::ReceiverStream::new(bulk_rx))
+        .await
+        .expect("AdjudicateStream")
+        .into_inner();
+    for i in 0..4 {
+        bulk.send(request(&format!("bulk-{i}"), HEAVY))
+            .await
+            .expect("send");
+    }
+
+    // A live game, opened and then silent.
+    let (game, game_rx) = tokio::sync::mpsc::channel(4);
+    let mut statuses = client
+        .watch(tokio_stream::wrappers::ReceiverStream::new(game_rx))
+        .await
+        .expect("Watch")
+        .into_inner();
+    let opening = pb::WatchRequest {
+        message: Some(Message::Open(pb::AdjudicateRequest {
+            request_id: "game".into(),
+            ..Default::default()
+        })),
+    };
+    game.send(opening).await.expect("send");
+    statuses.next().await.expect("a status").expect("ok");
+
+    // A balancer's health watch.
+    let mut health = HealthClient::new(ch)
+        .watch(HealthCheckRequest::default())
+        .await
+        .expect("Health/Watch")
+        .into_inner();
+    let first = health.next().await.expect("a status").expect("ok");
+    assert_eq!(first.status(), ServingStatus::Serving);
+
+    let first = bulk_answers.next().await.expect("an answer").expect("ok");
+    assert!(matches!(first.result, Some(Answer::Ruling(_))), "{first:?}");
+    let stopping = Instant::now();
+    server.terminate();
+    let limit = Duration::from_secs(15);
+    // What the stream had read is answered (rulings, not errors), then it ends with OK.
+    loop {
+        let answer = tokio::time::timeout(limit, bulk_answers.next())
+            .await
+            .expect("AdjudicateStream ends");
+        match answer {
+            None => break,
+            Some(Ok(a)) => assert!(matches!(a.result, Some(Answer::Ruling(_))), "{a:?}"),
+            Some(Err(e)) => panic!("AdjudicateStream: {e:?}"),
+        }
+    }
+    let end = tokio::time::timeout(limit, statuses.next())
+        .await
+        .expect("Watch ends");
+    assert!(end.is_none(), "Watch: {end:?}");
+    let last = tokio::time::timeout(limit, health.next())
+        .await
+        .expect("Health/Watch answers")
+        .expect("a last status")
+        .expect("ok");
+    assert_eq!(last.status(), ServingStatus::NotServing);
+    let end = tokio::time::timeout(limit, health.next())
+        .await
+        .expect("Health/Watch ends");
+    assert!(end.is_none(), "Health/Watch: {end:?}");
+
+    let (status, log) = server.wait_exit(Duration::from_secs(25));
+    assert!(status.success(), "{status}: {log:#?}");
+    let took = stopping.elapsed();
+    assert!(
+        took < limit,
+        "exit {took:?} after SIGTERM, drain timeout 30 s"
+    );
+    assert!(!log.iter().any(|l| l.contains("drain timeout")), "{log:#?}");
+    // Each stream has its access-log line, OK.
+    for rpc in [
+        "/qili.v1.Qili/AdjudicateStream",
+        "/qili.v1.Qili/Watch",
+        "/grpc.health.v1.Health/Watch",
+    ] {
+        let calls = server.calls_of(Some(rpc), 1, Duration::ZERO);
+        assert!(
+            calls.len() == 1 && calls[0]["code"] == "OK",
+            "{rpc}: {calls:#?}"
+        );
+    }
+    assert_no_panic(&log);
+    drop((bulk, game));
+}

@@ -8,6 +8,7 @@ pub mod convert;
 mod cors;
 mod failure;
 mod handler;
+mod health;
 mod http;
 pub mod pb;
 mod pool;

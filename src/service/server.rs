@@ -56,7 +56,7 @@ pub async fn serve_with_listener(
     config: ServiceConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let (health, health_service) = tonic_health::server::health_reporter();
+    let health = tonic_health::server::HealthReporter::new();
     health.set_serving::<QiliServer<QiliService>>().await;
 
     let reflection = || {
@@ -69,6 +69,7 @@ pub async fn serve_with_listener(
 
     let drain = config.drain_timeout;
     let service = QiliService::new(config.clone());
+    let health_service = super::health::server(health.clone(), service.clone());
     let qili = QiliServer::new(service.clone()).max_decoding_message_size(config.max_message_bytes);
 
     let local = listener
@@ -88,7 +89,8 @@ pub async fn serve_with_listener(
     let signalled = async move {
         shutdown.await;
         tracing::info!("shutting down: draining in-flight calls");
-        // Streams stop reading, answer what they read and end.
+        // Streams stop reading, answer what they read and end; health watches end once they
+        // have sent NOT_SERVING (so drain first).
         draining.begin_drain();
         health_on_stop
             .set_service_status("", tonic_health::ServingStatus::NotServing)
