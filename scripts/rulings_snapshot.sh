@@ -3,7 +3,10 @@
 # `qili judge --format json` prints it: verdict, patterns, every move's kinds, targets, protection,
 # defenders, lines, participants, reasons, notes, the articles with their texts, the explanation,
 # the search counts) and of `qili analyze --format json` on each case's start and first move, one
-# line a case, to OUT. Two snapshots compared with `cmp` tell whether a change moved any ruling.
+# line a case, `qili judge --format json` on every request of the platform mix
+# (benches/data/platform-mix.jsonl), then `qili scan --format json` of the real games in ../shared/data/pgn under each
+# profile (crowded middlegames), to OUT. Two snapshots compared with `cmp` tell whether a change
+# moved any ruling.
 #
 #   scripts/rulings_snapshot.sh OUT [QILI]      (QILI: the binary, default target/release/qili)
 set -euo pipefail
@@ -14,10 +17,10 @@ files=("$root"/cases/*.jsonl)
 for f in "$root"/../shared/rulebook/*.jsonl; do
     [ -e "$f" ] && files+=("$f")
 done
-python3 - "$qili" "$out" "${files[@]}" <<'PY'
+python3 - "$qili" "$out" "$root/benches/data/platform-mix.jsonl" "${files[@]}" <<'PY'
 import json, subprocess, sys
 
-qili, out, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+qili, out, mix, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 
 def run(args):
     p = subprocess.run([qili] + args, capture_output=True, text=True)
@@ -46,5 +49,20 @@ with open(out, "w", encoding="utf-8") as w:
                           + sides(case.get("defensive_key_point"), "--key-point"))
             record = {"id": case["id"], "judge": judge, "analyze": analyze}
             w.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+    # The platform mix (benches/data/platform-mix.jsonl): a request after every move of real games.
+    for line in open(mix, encoding="utf-8"):
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        judge = run(["judge", "--format", "json", "--moves", " ".join(req["moves"]), "--fen",
+                     req["fen"], "--ruleset", req.get("ruleset") or "cxa1999"])
+        record = {"id": req["requestId"], "judge": judge}
+        w.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
 PY
+pgn="$root/../shared/data/pgn"
+if [ -d "$pgn" ]; then
+    for ruleset in cxa1999 cxa2011 axf; do
+        "$qili" scan --format json --record "$pgn" --ruleset "$ruleset" >> "$out"
+    done
+fi
 echo "$(wc -l < "$out") rulings written to $out"
