@@ -357,7 +357,6 @@ pub fn analyze(position: &Position, mv: Option<Move>, options: &Options) -> Anal
             if let Some(a) = protection::assess(
                 &mut cx,
                 &p,
-                &graph,
                 sq,
                 options.ruleset.profile().material,
                 options.limits.gain,

@@ -6,7 +6,7 @@ use super::kinds::Protection;
 use super::report::Defender;
 use super::tactics::context::Context;
 use super::tactics::gain::{Gain, GainLimits, Query, gain, gains};
-use super::tactics::graph::{AttackGraph, Relation};
+use super::tactics::graph::AttackGraph;
 use super::tactics::mate::{Budget, mate_by_checks};
 use super::tactics::value::{Arithmetic, Material, capture_order};
 use crate::attacks::attackers;
@@ -115,7 +115,6 @@ pub fn exchange(
 pub fn assess(
     cx: &mut Context,
     pos: &Position,
-    graph: &AttackGraph,
     sq: Square,
     arithmetic: Arithmetic,
     limits: GainLimits,
@@ -138,7 +137,7 @@ pub fn assess(
         .iter()
         .filter(|(m, g)| g.value == value && order(m) == cheapest)
         .map(|(m, g)| {
-            let defenders = defenders(cx, pos, graph, *m, limits);
+            let defenders = defenders(cx, pos, *m, limits);
             let protection = protection_of(&defenders, value);
             (*m, g.material, defenders, protection)
         })
@@ -180,16 +179,10 @@ fn weakness(p: Protection) -> u8 {
     }
 }
 
-/// The defenders of the piece that `capture` takes: direct and hidden ones from the graph, plus
-/// those the capture itself uncovers; `real` when the recapture is legal and does not let the
+/// The defenders of the piece that `capture` takes: direct and hidden ones as the attack graph
+/// has them ([`AttackGraph::defenders_of`]), plus those the capture itself uncovers; `real` when the recapture is legal and does not let the
 /// capturer force a mate that was not already on the board without it.
-fn defenders(
-    cx: &mut Context,
-    pos: &Position,
-    graph: &AttackGraph,
-    capture: Move,
-    limits: GainLimits,
-) -> Vec<Defender> {
+fn defenders(cx: &mut Context, pos: &Position, capture: Move, limits: GainLimits) -> Vec<Defender> {
     let sq = capture.to;
     let mut after = *pos;
     after.play_unchecked(capture);
@@ -209,13 +202,13 @@ fn defenders(
         .map(|r| r.from)
         .collect();
     let mut out: Vec<Defender> = Vec::new();
-    for e in graph.into_square(sq, Relation::Defends) {
-        if let Some(piece) = pos.piece_at(e.from) {
+    for (from, hidden) in AttackGraph::defenders_of(pos.board(), sq) {
+        if let Some(piece) = pos.piece_at(from) {
             out.push(Defender {
-                square: e.from,
+                square: from,
                 piece,
-                hidden: e.hidden,
-                real: real.contains(&e.from),
+                hidden,
+                real: real.contains(&from),
             });
         }
     }
@@ -243,11 +236,9 @@ mod tests {
 
     fn judge(fen: &str, sq: &str) -> Assessment {
         let pos: Position = fen.parse().expect("valid test FEN");
-        let graph = AttackGraph::build(pos.board());
         assess(
             &mut Context::new(u64::MAX),
             &pos,
-            &graph,
             sq.parse().expect("square"),
             crate::rules::Ruleset::Cxa1999.profile().material,
             GainLimits::default(),

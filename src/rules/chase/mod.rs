@@ -30,7 +30,6 @@ use super::protection::{Assessment, assess};
 use super::report::{LineMove, Means, Target, Why};
 use super::tactics::context::Context;
 use super::tactics::gain::{Forbid, Frame, GainLimits, Query, line_material};
-use super::tactics::graph::AttackGraph;
 use super::tactics::value::{Arithmetic, Material};
 use crate::attacks::targets;
 use crate::color::Color;
@@ -117,7 +116,6 @@ struct Judge<'a> {
     /// The query for B.
     qb: Query,
     offers: Vec<Offer>,
-    graph: AttackGraph,
 }
 
 impl<'a> Judge<'a> {
@@ -192,7 +190,6 @@ impl<'a> Judge<'a> {
             qa,
             qb,
             offers,
-            graph: AttackGraph::build(scene.again.board()),
         }
     }
 
@@ -207,7 +204,7 @@ impl<'a> Judge<'a> {
             }
             // Every piece is tried when there is a gain at all, so that of two equal lines the
             // one the search happens to find first decides nothing.
-            let assessed = assess(cx, a, &self.graph, sq, self.profile.material, self.limits);
+            let assessed = assess(cx, a, sq, self.profile.material, self.limits);
             if assessed.is_none() && !any_gain {
                 continue;
             }

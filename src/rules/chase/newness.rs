@@ -11,7 +11,6 @@ use crate::rules::profile::ChaseTest;
 use crate::rules::protection::assess;
 use crate::rules::tactics::context::Context;
 use crate::rules::tactics::gain::Query;
-use crate::rules::tactics::graph::AttackGraph;
 use crate::square::Square;
 
 /// Whether a gain on a piece is new, and if not, why.
@@ -77,8 +76,7 @@ impl Judge<'_> {
         if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
             return false;
         }
-        let graph = AttackGraph::build(pos.board());
-        let x = assess(cx, pos, &graph, sq, self.profile.material, self.limits);
+        let x = assess(cx, pos, sq, self.profile.material, self.limits);
         match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, cx) {
             None => false,
             Some(b) => {
@@ -113,8 +111,7 @@ impl Judge<'_> {
             let Some(again) = after.with_turn_passed() else {
                 continue;
             };
-            let graph = AttackGraph::build(again.board());
-            let x = assess(cx, &again, &graph, sq, self.profile.material, self.limits);
+            let x = assess(cx, &again, sq, self.profile.material, self.limits);
             if let Some(w) = self.wins(&again, sq, &self.qa, x.as_ref(), judged, cx)
                 && (settled(w.value) >= settled(a_value) || cx.gains_in_move(&again, &plain))
             {

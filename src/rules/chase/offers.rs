@@ -9,7 +9,6 @@ use crate::rules::protection::{assess, legal_captures};
 use crate::rules::report::Defender;
 use crate::rules::tactics::context::Context;
 use crate::rules::tactics::gain::{GainLimits, Query};
-use crate::rules::tactics::graph::AttackGraph;
 use crate::rules::tactics::value::{Arithmetic, Material};
 use crate::square::Square;
 
@@ -40,7 +39,6 @@ pub(super) fn same_type_pairs(
     let after = &scene.after;
     let mover = a.turn();
     let mut out = Vec::new();
-    let graph = AttackGraph::build(a.board());
     for (theirs, o) in a.board().pieces_of(!mover) {
         if !Material::is_material(o, theirs) || o.role == Role::Pawn {
             continue;
@@ -58,7 +56,7 @@ pub(super) fn same_type_pairs(
             }
             let g = search(cx, after, &Query::new(material, limits).starting(back));
             let accepted = g.value >= 0 && !g.mates();
-            let protected = assess(cx, a, &graph, theirs, material, limits)
+            let protected = assess(cx, a, theirs, material, limits)
                 .is_some_and(|x| x.defenders.iter().any(|d: &Defender| d.real));
             out.push(Offer {
                 mine: take.from,

@@ -2,7 +2,7 @@
 //! who defends (could recapture on) an own piece, direct or hidden (暗: only after a capture opens
 //! a line, gives a cannon its screen, or frees a horse leg).
 
-use crate::attacks::{attackers, targets};
+use crate::attacks::{SquareList, attackers, targets};
 use crate::board::Board;
 use crate::piece::Piece;
 use crate::square::Square;
@@ -155,6 +155,44 @@ impl AttackGraph {
                 hidden: e.weight().1,
             })
             .collect()
+    }
+
+    /// The pieces that defend the piece on `sq` of `board` (could recapture there), with
+    /// whether each does so only after a capture clears the way: the `Defends` edges into `sq`
+    /// that [`AttackGraph::build`] would draw, found without building the whole graph (a
+    /// ruling asks this of one point at a time, far more often than it needs a graph).
+    pub fn defenders_of(board: &Board, sq: Square) -> Vec<(Square, bool)> {
+        let Some(victim) = board.get(sq) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(Square, bool)> = Vec::new();
+        let mut capturers = SquareList::new();
+        for (from, piece) in board.pieces() {
+            if !targets(board, from).contains(&sq) {
+                continue;
+            }
+            if piece.color == victim.color {
+                out.push((from, false));
+            } else {
+                capturers.push(from);
+            }
+        }
+        // As in `build`: after each direct capture on `sq`, the victim's side's pieces that
+        // reach the point and had no edge to it yet.
+        for from in capturers {
+            let Some(capturer) = board.get(from) else {
+                continue;
+            };
+            let mut after = *board;
+            after.set(sq, Some(capturer));
+            after.set(from, None);
+            for d in attackers(&after, sq, victim.color) {
+                if !out.iter().any(|&(s, _)| s == d) {
+                    out.push((d, true));
+                }
+            }
+        }
+        out
     }
 
     /// A plain copy for reports.
