@@ -674,7 +674,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
                         continue;
                     }
                     // A barred capture stays barred even as the way out of a check: a gain that
-                    // needs it rests on taking the offered piece.
+                    // needs it rests on taking the offered piece (2011 26.9, docs/rules.md §10).
                     if (!in_check && !self.capture_counts(m, ours, state))
                         || (ours && self.barred(m, state))
                         || (ours
