@@ -74,7 +74,7 @@ def time_qili(binary, files, runs):
         if out.returncode not in (0, 1):
             sys.exit(f"qili cases failed: {out.stderr.strip()}")
         for r in json.loads(out.stdout)["results"]:
-            us = r["time_ms"] * 1e3
+            us = r["timeMs"] * 1e3
             best[r["id"]] = min(best.get(r["id"], us), us)
     return best
 

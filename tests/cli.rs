@@ -218,7 +218,7 @@ fn cases_reports_failures_and_the_count() {
         (Some(1), Some(1))
     );
     assert_eq!(v["results"][1]["id"], "fails");
-    assert_eq!(v["results"][1]["actual"]["verdict"], "red_loses");
+    assert_eq!(v["results"][1]["actual"]["verdict"], "VERDICT_RED_LOSES");
 
     let one = dir.0.join("a.jsonl");
     let o = qili(&["cases", one.to_str().expect("utf-8 path")]);
@@ -539,11 +539,11 @@ fn json_results_carry_their_time_and_status() {
         (Some(1), Some(1))
     );
     for r in v["results"].as_array().expect("results") {
-        let ms = r["time_ms"].as_f64().expect("time_ms");
+        let ms = r["timeMs"].as_f64().expect("timeMs");
         assert!(ms > 0.0 && ms < 60_000.0, "{r}");
     }
-    assert_eq!(v["results"][0]["status"], "passed");
-    assert_eq!(v["results"][1]["status"], "failed");
+    assert_eq!(v["results"][0]["status"], "CASE_STATUS_PASSED");
+    assert_eq!(v["results"][1]["status"], "CASE_STATUS_FAILED");
     assert_eq!(
         v["results"][1]["differences"][0],
         "verdict: expected draw, got red_loses"
@@ -1051,21 +1051,17 @@ fn scan_reports_every_repetition_with_its_round_cycle_and_ruling() {
     assert_eq!(first["first"]["ply"], 3, "{first}");
     assert_eq!(first["threefold"]["ply"], 7, "{first}");
     assert_eq!(first["threefold"]["round"], 4, "{first}");
-    assert_eq!(first["ruled_at"]["ply"], 7);
-    assert_eq!(first["repetitions"], 3);
-    // The scan's ruling is judge's at the same moment.
+    assert_eq!(first["ruledAt"]["ply"], 7);
+    assert_eq!(first["ruling"]["repetitions"], 3);
+    // The scan's ruling is judge's at the same moment, whole.
     let judged = qili(&[
         "judge", "--pgn", path, "--game", "1", "--at", "ply:7", "--format", "json",
     ]);
     let judged: serde_json::Value = serde_json::from_slice(&judged.stdout).expect("JSON");
-    let name = judged["verdict"]
-        .as_str()
-        .and_then(|v| v.strip_prefix("VERDICT_"))
-        .map(str::to_lowercase);
-    assert_eq!(first["verdict"].as_str().map(str::to_string), name);
+    assert_eq!(first["ruling"], judged, "{first}");
     let second = &games[1]["repetitions"][0];
-    assert!(second["threefold"].is_null(), "{second}");
-    assert_eq!(second["repetitions"], 2);
+    assert!(second.get("threefold").is_none(), "{second}");
+    assert_eq!(second["ruling"]["repetitions"], 2);
 
     let o = qili(&["scan", "--record", path, "--lang", "zh"]);
     let text = stdout(&o);
@@ -1109,13 +1105,13 @@ fn scan_reads_the_gbk_records() {
         let game: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
         for r in game["repetitions"].as_array().expect("list") {
             found += 1;
-            let (first, ruled) = (&r["first"], &r["ruled_at"]);
+            let (first, ruled) = (&r["first"], &r["ruledAt"]);
             assert!(first["round"].as_u64() > Some(0), "{r}");
             assert!(
                 first["chinese"].as_str().is_some_and(|s| !s.is_empty()),
                 "{r}"
             );
-            assert!(r["repetitions"].as_u64() >= Some(2), "{r}");
+            assert!(r["ruling"]["repetitions"].as_u64() >= Some(2), "{r}");
             assert!(ruled["ply"].as_u64() >= first["ply"].as_u64(), "{r}");
         }
     }
@@ -1265,7 +1261,7 @@ fn a_case_can_pin_the_repetitions_and_the_cycle_start() {
     let o = cases_on(&dir, "p.jsonl", &lines, &["--json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(json["results"][0]["expected"]["repetitions"], 3);
-    assert_eq!(json["results"][0]["actual"]["cycle_start"], 4);
+    assert_eq!(json["results"][0]["actual"]["cycleStart"], 4);
 }
 
 #[test]
@@ -1330,7 +1326,15 @@ fn a_case_that_cannot_run_is_an_error_not_a_failure() {
         .iter()
         .map(|r| r["status"].as_str().unwrap_or(""))
         .collect();
-    assert_eq!(statuses, ["passed", "failed", "error", "error"]);
+    assert_eq!(
+        statuses,
+        [
+            "CASE_STATUS_PASSED",
+            "CASE_STATUS_FAILED",
+            "CASE_STATUS_ERROR",
+            "CASE_STATUS_ERROR"
+        ]
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! `judge`, `scan`, `analyze` and `cases` print, and in the case files, which take the API's
 //! values as aliases of their own.
 
-use super::cli::{FEN, MOVES, TempDir, cases_on, stderr, stdout};
+use super::cli::{FEN, MOVES, TempDir, cases_on, qili, stderr, stdout};
 
 /// The perpetual-check case of tests/cli.rs written with the API's spellings: values and keys.
 fn api_case(id: &str, expected: &str) -> String {
@@ -100,4 +100,122 @@ fn a_misspelt_api_value_is_an_error_naming_file_and_line() {
         "{}",
         stderr(&o)
     );
+}
+
+/// 24.3's cannon chasing a horse (README, "The command line"): red must change.
+const CHASE_FEN: &str = "4k4/9/6n2/6p2/7P1/9/9/7C1/9/3K5 w";
+const CHASE_MOVES: &str = "h2g2 g7h9 g2h2 h9g7 h2g2 g7h9 g2h2 h9g7";
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let o = qili(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("one JSON value")
+}
+
+/// The keys of a JSON object, sorted.
+fn keys(v: &serde_json::Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = v
+        .as_object()
+        .unwrap_or_else(|| panic!("an object: {v}"))
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
+#[test]
+fn judge_scan_analyze_and_cases_print_one_ruling_alike() {
+    let dir = TempDir::new("one-dialect");
+    let judged = json_of(&[
+        "judge",
+        "--fen",
+        CHASE_FEN,
+        "--moves",
+        CHASE_MOVES,
+        "--format",
+        "json",
+    ]);
+    // The API's spellings: lowerCamelCase keys, enum values by their proto names.
+    assert_eq!(judged["verdict"], "VERDICT_RED_MUST_CHANGE");
+    assert_eq!(judged["cycleStart"], 4);
+    assert_eq!(judged["red"]["pattern"], "PATTERN_PERPETUAL_CHASE");
+    assert_eq!(judged["red"]["patternZh"], "长捉");
+    assert_eq!(judged["moves"][0]["kind"], "MOVE_KIND_CHASE");
+    assert_eq!(judged["moves"][0]["color"], "COLOR_RED");
+    assert_eq!(judged["moves"][0]["targets"][0]["piece"]["chinese"], "马");
+
+    // cases: the case's ruling is judge's, whole; what it expected in the same spellings.
+    let moves: Vec<String> = CHASE_MOVES.split(' ').map(|m| format!("\"{m}\"")).collect();
+    let case = format!(
+        r#"{{"id":"chase","fen":"{CHASE_FEN}","moves":[{}],"expected":{{"verdict":"red_must_change","red":"长捉","moves":["捉","闲","chase","MOVE_KIND_IDLE"],"cycle_start":4}}}}"#,
+        moves.join(",")
+    );
+    let o = cases_on(&dir, "chase.jsonl", &[case], &["--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(
+        keys(&report),
+        [
+            "errors",
+            "failed",
+            "knownDifferences",
+            "nowPassing",
+            "passed",
+            "results"
+        ]
+    );
+    let result = &report["results"][0];
+    assert_eq!(result["status"], "CASE_STATUS_PASSED");
+    assert!(result["timeMs"].as_f64().is_some(), "{result}");
+    assert_eq!(result["actual"], judged);
+    assert_eq!(
+        result["expected"],
+        serde_json::json!({
+            "verdict": "VERDICT_RED_MUST_CHANGE",
+            "red": "PATTERN_PERPETUAL_CHASE",
+            "moves": ["MOVE_KIND_CHASE", "MOVE_KIND_IDLE", "MOVE_KIND_CHASE", "MOVE_KIND_IDLE"],
+            "cycleStart": 4
+        })
+    );
+
+    // scan: the repetition's ruling, at the move where the position occurs a third time, is
+    // judge's there, whole; its moves are the API's played moves.
+    let record = dir.0.join("chase.ucci");
+    std::fs::write(
+        &record,
+        format!("position fen {CHASE_FEN} moves {CHASE_MOVES}\n"),
+    )
+    .expect("write");
+    let record = record.to_str().expect("utf-8 path");
+    let o = qili(&["scan", "--record", record, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let game: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON line");
+    let found = &game["repetitions"][0];
+    assert_eq!(found["ruling"], judged, "{found}");
+    assert_eq!(
+        found["ruledAt"],
+        serde_json::json!({"ply": 7, "round": 4, "color": "COLOR_BLACK", "iccs": "h9g7", "chinese": "马８进７"})
+    );
+    assert_eq!(found["forbiddenMoves"][0]["iccs"], "h2g2");
+    assert_eq!(
+        found["forbiddenMoves"][0]["verdict"],
+        "VERDICT_RED_MUST_CHANGE"
+    );
+    assert_eq!(found["forbiddenMoves"][0]["loses"], true);
+    assert_eq!(
+        found["forbiddenMoves"][0]["pattern"],
+        "PATTERN_PERPETUAL_CHASE"
+    );
+    assert!(found.get("threefold").is_some() && found.get("ruled_at").is_none());
+
+    // analyze: the cycle's first move, played from the same position, is judged alike.
+    let analysed = json_of(&[
+        "analyze", "--fen", CHASE_FEN, "--move", "h2g2", "--format", "json",
+    ]);
+    let (alone, in_cycle) = (&analysed["move"], &judged["moves"][0]);
+    assert_eq!(keys(alone), keys(in_cycle));
+    for field in ["color", "iccs", "chinese", "kind", "idleKinds", "targets"] {
+        assert_eq!(alone[field], in_cycle[field], "{field}");
+    }
 }

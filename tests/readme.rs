@@ -1,7 +1,7 @@
 //! Every `$ qili …` example of README.md runs as shown. Each ```` ```console ```` block's
 //! commands run with bash from the repository root, the built `qili` first on PATH, and what they
 //! print (standard output and error together) must be the lines shown under them. A line `…`
-//! stands for any lines; the numbers of `"time_ms":` and JUnit `time="…"` are not compared.
+//! stands for any lines; the numbers of `"timeMs":` and JUnit `time="…"` are not compared.
 //! When the output changes on purpose (a ruling's text, say), `QILI_BLESS=1 cargo test --release
 //! --test it readme` writes the new output into README.md, keeping each `…`.
 //!
@@ -119,7 +119,7 @@ fn normalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     loop {
-        let next = ["\"time_ms\":", " time=\""]
+        let next = ["\"timeMs\":", " time=\""]
             .iter()
             .filter_map(|k| rest.find(k).map(|at| (at, *k)))
             .min();
@@ -243,8 +243,8 @@ fn the_example_checker_matches_elisions_and_ignores_times() {
     assert!(!matches(&v(&["a", "…", "d"]), &v(&["a", "b"])));
     assert!(!matches(&v(&["a", "b"]), &v(&["a", "b", "c"])));
     assert!(matches(
-        &v(&[r#"{"id":"x","time_ms":0.1}"#]),
-        &v(&[r#"{"id":"x","time_ms":12.75}"#])
+        &v(&[r#"{"id":"x","timeMs":0.1}"#]),
+        &v(&[r#"{"id":"x","timeMs":12.75}"#])
     ));
     assert!(!matches(&v(&[r#"{"id":"x"}"#]), &v(&[r#"{"id":"y"}"#])));
     assert_eq!(

@@ -97,9 +97,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
     match args.format {
         AnalyzeFormat::Json => {
             let message = convert::analysis(analysis, String::new(), args.lang.language());
-            let json = serde_json::to_string_pretty(&message)
-                .map_err(|e| format!("cannot write JSON: {e}"))?;
-            outln!("{json}");
+            outln!("{}", super::json::pretty(&message)?);
         }
         AnalyzeFormat::Text => out!("{}", render::analysis(&analysis, lang)),
         AnalyzeFormat::Html => out!("{}", qili::sheet::analysis_document(&analysis, lang)),

@@ -1,7 +1,11 @@
 //! `qili cases`: runs ruling corpora (README.md, "Cases") and reports each failure.
 
+use super::json::{self, DetailArg};
 use clap::Args;
-use qili::corpus::{self, CaseResult, Status, Tally};
+use qili::corpus::{self, CaseResult, Expected, Status, Tally};
+use qili::service::convert::{self, Wanted};
+use qili::service::pb;
+use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,9 +15,14 @@ pub struct CasesArgs {
     /// `.jsonl` files, or folders searched for them.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Print one JSON object with every result (and its time) and the counts instead of text.
+    /// Print one JSON object with every result (and its time) and the counts instead of text
+    /// (README, "JSON output").
     #[arg(long)]
     json: bool,
+    /// How much of each ruling `--json` carries, as the API's `detail` (texts in both
+    /// languages at full detail).
+    #[arg(long, value_enum, default_value_t = DetailArg::Full, requires = "json")]
+    detail: DetailArg,
     /// Also write the results as JUnit XML to FILE (one testcase per case).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
@@ -25,11 +34,111 @@ pub struct CasesArgs {
     allow_empty: bool,
 }
 
-#[derive(serde::Serialize)]
-struct Summary<'a> {
-    #[serde(flatten)]
-    tally: Tally,
-    results: &'a [CaseResult],
+/// `--json`: the counts and every result.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report<'a> {
+    passed: usize,
+    failed: usize,
+    errors: usize,
+    known_differences: usize,
+    now_passing: usize,
+    results: Vec<ResultJson<'a>>,
+}
+
+/// A case's outcome in `--json`: `actual` is the API's `Ruling` (left out when the case cannot
+/// run: `error` says why), `expected` the case's expectation in the API's spellings.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultJson<'a> {
+    id: &'a str,
+    origin: &'a str,
+    passed: bool,
+    status: &'static str,
+    expected: ExpectedJson,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual: Option<pb::Ruling>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    differences: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    known_difference: Option<&'a str>,
+    time_ms: f64,
+}
+
+/// What a case expects, spelt as the API spells a ruling (`VERDICT_RED_LOSES`,
+/// `PATTERN_PERPETUAL_CHASE`, `MOVE_KIND_CHASE`; `IDLE_KIND_EXCHANGE` for 兑), the fields it
+/// does not pin left out.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExpectedJson {
+    verdict: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    red: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    black: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repetitions: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cycle_start: Option<usize>,
+}
+
+impl ExpectedJson {
+    fn of(e: &Expected) -> ExpectedJson {
+        let pattern = |p| convert::pattern(p).as_str_name();
+        ExpectedJson {
+            verdict: convert::verdict(e.verdict).as_str_name(),
+            red: e.red.map(pattern),
+            black: e.black.map(pattern),
+            moves: e
+                .moves
+                .as_ref()
+                .map(|labels| labels.iter().map(|l| l.api_name()).collect()),
+            repetitions: e.repetitions,
+            cycle_start: e.cycle_start,
+        }
+    }
+}
+
+/// A case's status as an enum value of the API would be spelt.
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Passed => "CASE_STATUS_PASSED",
+        Status::Failed => "CASE_STATUS_FAILED",
+        Status::Error => "CASE_STATUS_ERROR",
+        Status::KnownDifference => "CASE_STATUS_KNOWN_DIFFERENCE",
+        Status::NowPasses => "CASE_STATUS_NOW_PASSES",
+    }
+}
+
+impl<'a> Report<'a> {
+    fn of(tally: Tally, results: &'a [CaseResult], wanted: Wanted) -> Report<'a> {
+        let results = results
+            .iter()
+            .map(|r| ResultJson {
+                id: &r.id,
+                origin: &r.origin,
+                passed: r.passed,
+                status: status_name(r.status),
+                expected: ExpectedJson::of(&r.expected),
+                actual: r.ruling.clone().map(|ruling| json::ruling(ruling, wanted)),
+                error: r.error.as_deref(),
+                differences: &r.differences,
+                known_difference: r.known_difference.as_deref(),
+                time_ms: r.time_ms,
+            })
+            .collect();
+        Report {
+            passed: tally.passed,
+            failed: tally.failed,
+            errors: tally.errors,
+            known_differences: tally.known_differences,
+            now_passing: tally.now_passing,
+            results,
+        }
+    }
 }
 
 /// Runs every selected case; exit 0 if none failed, 1 if any failed or cannot run, 2 if a file
@@ -66,13 +175,8 @@ pub fn run(args: CasesArgs) -> Result<ExitCode, String> {
     let annotate =
         std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| !v.is_empty() && v != "false");
     if args.json {
-        let summary = Summary {
-            tally,
-            results: &results,
-        };
-        let json =
-            serde_json::to_string(&summary).map_err(|e| format!("cannot write JSON: {e}"))?;
-        outln!("{json}");
+        let wanted = args.detail.wanted(pb::Language::Both);
+        outln!("{}", json::line(&Report::of(tally, &results, wanted))?);
         if annotate {
             // Standard output holds the JSON alone; the runner reads commands on stderr too.
             for line in results.iter().filter_map(corpus::github_annotation) {

@@ -222,9 +222,7 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
     match args.format {
         Format::Json => {
             let message = convert::ruling(&ruling, "", args.lang.language());
-            let json = serde_json::to_string_pretty(&message)
-                .map_err(|e| format!("cannot write JSON: {e}"))?;
-            outln!("{json}");
+            outln!("{}", super::json::pretty(&message)?);
         }
         Format::Text => {
             out!("{}", render::ruling(&ruling, &dispute, lang));

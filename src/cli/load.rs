@@ -4,6 +4,7 @@
 //! check (the transport's ceiling, with the same client), the corpus over `AdjudicateStream`, or
 //! real games over `Watch` (a request is a move, sent once the previous one is answered).
 
+use super::json::DetailArg;
 use clap::{Args, ValueEnum};
 use futures::StreamExt;
 use prost::Message;
@@ -42,27 +43,6 @@ pub enum Rpc {
     /// No server: the same rulings as `adjudicate` made in this process, one at a time on one
     /// thread, and the CPU time per ruling (what the service adds is its CPU per call less this).
     InProcess,
-}
-
-/// How much of each ruling to ask for (`AdjudicateRequest.detail`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DetailArg {
-    /// Everything (DETAIL_FULL).
-    Full,
-    /// Patterns and per-move kinds (DETAIL_SUMMARY).
-    Summary,
-    /// The verdict and the cycle only (DETAIL_VERDICT).
-    Verdict,
-}
-
-impl DetailArg {
-    fn pb(self) -> pb::Detail {
-        match self {
-            DetailArg::Full => pb::Detail::Full,
-            DetailArg::Summary => pb::Detail::Summary,
-            DetailArg::Verdict => pb::Detail::Verdict,
-        }
-    }
 }
 
 /// Arguments of `qili load`.

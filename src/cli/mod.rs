@@ -24,6 +24,7 @@ macro_rules! outln {
 
 mod analyze;
 mod cases;
+mod json;
 mod judge;
 mod load;
 mod log;

@@ -7,6 +7,7 @@
 //! forecast, said as such).
 
 use super::EXIT_BAD_INPUT;
+use super::json::{self, DetailArg};
 use super::judge::{game_number, open_record, record_name, ruleset};
 use super::render::LangArg;
 use super::watch::forbidden_line;
@@ -14,10 +15,12 @@ use clap::{Args, ValueEnum};
 use qili::notation::{Notation, write_move};
 use qili::record::dispute::{self, Repetition, repetitions, round_of};
 use qili::record::{Format, Game, GameReader, RecordError};
-use qili::referee::{ForbiddenMove, GameOptions, Referee};
-use qili::rules::{self, Options, Ruling};
+use qili::referee::{GameOptions, Referee};
+use qili::rules::{self, Options, Ruling, Texts};
+use qili::service::{convert, pb};
 use qili::sheet::{Lang, words};
 use qili::{Color, Move, Position};
+use serde::Serialize;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,7 +31,8 @@ use unicode_width::UnicodeWidthStr;
 pub enum ScanFormat {
     /// A block per game, a few lines per repetition.
     Text,
-    /// One JSON object per game and line, its repetitions in a list.
+    /// One JSON object per game and line, its repetitions in a list, each with the API's
+    /// `Ruling` (README, "JSON output").
     Json,
 }
 
@@ -48,7 +52,11 @@ pub struct ScanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ScanFormat::Text)]
     format: ScanFormat,
-    /// Language of the text (zh: all Chinese, en: all English).
+    /// How much of each ruling `--format json` carries, as the API's `detail`.
+    #[arg(long, value_enum, default_value_t = DetailArg::Full)]
+    detail: DetailArg,
+    /// Language of the text, and of the texts of `--detail full` (zh: all Chinese, en: all
+    /// English).
     #[arg(long, value_enum, default_value_t = LangArg::Both)]
     lang: LangArg,
 }
@@ -78,38 +86,77 @@ impl MoveAt {
         words::move_at(lang, self.round, self.color, &self.chinese, &self.iccs)
     }
 
-    fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "ply": self.ply,
-            "round": self.round,
-            "color": self.color.name(),
-            "chinese": self.chinese,
-            "iccs": self.iccs,
-        })
+    /// The API's played move.
+    fn api(self) -> pb::PlayedMove {
+        pb::PlayedMove {
+            ply: u32::try_from(self.ply).unwrap_or(u32::MAX),
+            round: self.round,
+            color: convert::color(self.color).into(),
+            iccs: self.iccs,
+            chinese: self.chinese,
+        }
     }
 }
 
-/// One repetition of a game with its ruling, and what the side to move may then no longer play.
+/// One repetition of a game with its ruling, and the game's referee at that moment (what the
+/// side to move may then no longer play).
 struct Found {
     run: Repetition,
     ruling: Ruling,
-    forbidden: Vec<ForbiddenMove>,
-    to_move: Color,
+    referee: Referee,
 }
 
-/// The forbidden moves of the side to move after `moves` (legal) from `start`.
-fn forbidden_after(
-    start: Position,
-    moves: &[Move],
-    options: Options,
-) -> (Vec<ForbiddenMove>, Color) {
+/// The referee of a game from `start` after `moves` (legal), ruling without texts.
+fn referee_after(start: Position, moves: &[Move], options: Options) -> Referee {
+    let options = Options {
+        texts: Texts::NONE,
+        ..options
+    };
     let mut referee = Referee::new(start, options, GameOptions::default());
     for &m in moves {
         if referee.replay(m).is_err() {
             break;
         }
     }
-    (referee.forbidden_moves(), referee.position().turn())
+    referee
+}
+
+/// A game of `--format json`: the record and the game's number, title and length, and each
+/// repetition.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GameJson<'a> {
+    record: &'a str,
+    game: usize,
+    title: String,
+    plies: usize,
+    repetitions: Vec<RepetitionJson>,
+}
+
+/// A repetition of `--format json`: the moves where it begins (the position occurs twice),
+/// where a position first occurs a third time (left out if none does), where it ends and where
+/// it is ruled; how often a position occurs at most; the ruling there (the API's `Ruling`) and
+/// the moves the side to move may then no longer play (the API's `ForbiddenMove`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RepetitionJson {
+    first: pb::PlayedMove,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    threefold: Option<pb::PlayedMove>,
+    last: pb::PlayedMove,
+    ruled_at: pb::PlayedMove,
+    most: u32,
+    ruling: pb::Ruling,
+    forbidden_moves: Vec<pb::ForbiddenMove>,
+}
+
+/// A game (or a directory's file: no `game`) of `--format json` that cannot be read.
+#[derive(Serialize)]
+struct Unread<'a> {
+    record: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<usize>,
+    error: &'a str,
 }
 
 /// The record files `--record` names: the file, or each file of the directory (not those in
@@ -158,8 +205,15 @@ fn game_error(path: &Path, number: usize, e: &RecordError) -> String {
 /// be read is reported on standard error, with its number and why, and the others are scanned:
 /// the exit status is then 2.
 pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
+    let wanted = args.detail.wanted(args.lang.language());
     let options = Options {
         ruleset: ruleset(&args.ruleset, args.lang.error_lang())?,
+        // The text says the ruling itself; JSON has texts at full detail only.
+        texts: if args.format == ScanFormat::Json && args.detail == DetailArg::Full {
+            args.lang.texts()
+        } else {
+            Texts::NONE
+        },
         ..Options::default()
     };
     let only = game_number(args.game.as_ref())?;
@@ -170,10 +224,15 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
     let mut report = |message: String, name: &str, number: Option<usize>| {
         unread += 1;
         if args.format == ScanFormat::Json {
-            outln!(
-                "{}",
-                serde_json::json!({ "record": name, "game": number, "error": message })
-            );
+            let unread = Unread {
+                record: name,
+                game: number,
+                error: &message,
+            };
+            // Three strings and a number always make JSON.
+            if let Ok(line) = json::line(&unread) {
+                outln!("{line}");
+            }
         }
         eprintln!("qili: {message}");
     };
@@ -234,7 +293,12 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
             total += found.len();
             threefold += found.iter().filter(|f| f.run.threefold.is_some()).count();
             match args.format {
-                ScanFormat::Json => outln!("{}", game_json(&name, number, &game, &found)),
+                ScanFormat::Json => {
+                    outln!(
+                        "{}",
+                        json::line(&game_json(&name, number, game, found, wanted))?
+                    )
+                }
                 ScanFormat::Text => out!(
                     "{}",
                     game_text(&name, &display, number, count, &game, &found, lang)
@@ -276,12 +340,10 @@ fn scan_game(game: &Game, options: Options) -> Vec<Found> {
         .into_iter()
         .map(|run| {
             let moves = &game.moves[..=run.ruled_at];
-            let (forbidden, to_move) = forbidden_after(game.start, moves, options);
             Found {
                 ruling: rules::rule(&game.start, moves, &options),
+                referee: referee_after(game.start, moves, options),
                 run,
-                forbidden,
-                to_move,
             }
         })
         .collect()
@@ -379,7 +441,8 @@ fn game_text(
         if r.verdict != rules::Verdict::NoRepetition {
             out.push_str(&format!("{indent}{}\n", sides_text(r, lang)));
         }
-        if let Some(line) = forbidden_line(lang, f.to_move, &f.forbidden) {
+        let (to_move, forbidden) = (f.referee.position().turn(), f.referee.forbidden_moves());
+        if let Some(line) = forbidden_line(lang, to_move, &forbidden) {
             out.push_str(&format!("{indent}{line}\n"));
         }
         if f.run.threefold.is_none() {
@@ -416,45 +479,34 @@ fn game_text(
     out
 }
 
-fn game_json(name: &str, number: usize, game: &Game, found: &[Found]) -> serde_json::Value {
+/// A game for `--format json`, its rulings and forbidden moves as much as `wanted` asks.
+fn game_json<'a>(
+    name: &'a str,
+    number: usize,
+    game: Game,
+    found: Vec<Found>,
+    wanted: convert::Wanted,
+) -> GameJson<'a> {
     let positions = game.positions();
-    let at = |p: usize| MoveAt::new(game, &positions, p).json();
-    let list: Vec<serde_json::Value> = found
-        .iter()
-        .map(|f| {
-            let r = &f.ruling;
-            let side = |s: &rules::SideReport| {
-                serde_json::json!({ "pattern": s.pattern.name(), "forbidden": s.forbidden })
-            };
-            let repeated = r.verdict != rules::Verdict::NoRepetition;
-            serde_json::json!({
-                "first": at(f.run.first),
-                "threefold": f.run.threefold.map(at),
-                "last": at(f.run.last),
-                "most": f.run.most,
-                "ruled_at": at(f.run.ruled_at),
-                "repetitions": r.repetitions,
-                "cycle": repeated.then(|| serde_json::json!({
-                    "start": at(r.cycle_start),
-                    "length": r.cycle_length,
-                })),
-                "verdict": r.verdict.name(),
-                "red": repeated.then(|| side(&r.red)),
-                "black": repeated.then(|| side(&r.black)),
-                "forbidden": f.forbidden.iter().map(|m| serde_json::json!({
-                    "iccs": m.iccs,
-                    "chinese": m.chinese,
-                    "verdict": m.verdict.name(),
-                    "loses": m.loses,
-                })).collect::<Vec<_>>(),
-            })
+    let at = |p: usize| MoveAt::new(&game, &positions, p).api();
+    let repetitions = found
+        .into_iter()
+        .map(|f| RepetitionJson {
+            first: at(f.run.first),
+            threefold: f.run.threefold.map(at),
+            last: at(f.run.last),
+            ruled_at: at(f.run.ruled_at),
+            most: f.run.most,
+            forbidden_moves: convert::game_status(f.referee.status(), String::new(), wanted)
+                .forbidden_moves,
+            ruling: json::ruling(f.ruling, wanted),
         })
         .collect();
-    serde_json::json!({
-        "record": name,
-        "game": number,
-        "title": dispute::title(game),
-        "plies": game.moves.len(),
-        "repetitions": list,
-    })
+    GameJson {
+        record: name,
+        game: number,
+        title: dispute::title(&game),
+        plies: game.moves.len(),
+        repetitions,
+    }
 }

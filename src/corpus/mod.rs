@@ -15,8 +15,8 @@
 //! ```
 
 use crate::request::Request;
-use crate::rules::{BySide, IdleKind, MoveKind, Options, Pattern, Ruleset, Verdict};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::rules::{BySide, IdleKind, MoveKind, Options, Pattern, Ruleset, Ruling, Verdict};
+use serde::{Deserialize, Deserializer};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -68,34 +68,26 @@ pub struct Case {
 }
 
 /// The expected parts of a ruling: the verdict, and optionally the labels and the cycle's kinds.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expected {
     /// The verdict.
-    #[serde(deserialize_with = "verdict_name", serialize_with = "verdict_out")]
+    #[serde(deserialize_with = "verdict_name")]
     pub verdict: Verdict,
     /// Red's label (the English name, or the Chinese term: `perpetual_chase` or `长捉`).
-    #[serde(
-        default,
-        deserialize_with = "pattern_name",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "pattern_name")]
     pub red: Option<Pattern>,
     /// Black's label.
-    #[serde(
-        default,
-        deserialize_with = "pattern_name",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "pattern_name")]
     pub black: Option<Pattern>,
     /// The kinds of the cycle's moves, in order.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub moves: Option<Vec<MoveLabel>>,
     /// How often the final position occurs (the ruling's `repetitions`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub repetitions: Option<u32>,
     /// The index in `moves` of the cycle's first move (the ruling's `cycle_start`).
-    #[serde(default, alias = "cycleStart", skip_serializing_if = "Option::is_none")]
+    #[serde(default, alias = "cycleStart")]
     pub cycle_start: Option<usize>,
 }
 
@@ -163,14 +155,8 @@ impl<'de> Deserialize<'de> for MoveLabel {
     }
 }
 
-impl Serialize for MoveLabel {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.text)
-    }
-}
-
 /// One move of the ruled cycle, in the terms a case compares.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActualMove {
     /// Index of the move in the case's moves.
     pub ply: usize,
@@ -183,7 +169,7 @@ pub struct ActualMove {
 }
 
 /// What a ruling said, in the terms a case compares.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Actual {
     /// The verdict.
     pub verdict: Verdict,
@@ -200,8 +186,7 @@ pub struct Actual {
 }
 
 /// How a case came out.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Status {
     /// Every expected field matched.
     Passed,
@@ -217,7 +202,7 @@ pub enum Status {
 }
 
 /// The outcome of one case.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct CaseResult {
     /// The case's id.
     pub id: String,
@@ -229,8 +214,10 @@ pub struct CaseResult {
     pub status: Status,
     /// What the case expected.
     pub expected: Expected,
-    /// What the ruling said, if there was one.
+    /// What the ruling said, if there was one, in the terms the case compares.
     pub actual: Option<Actual>,
+    /// The ruling, if there was one.
+    pub ruling: Option<Ruling>,
     /// Why there was no ruling (the request's error).
     pub error: Option<String>,
     /// What differs, one sentence each (`ply 4 车九平八: expected 捉, got 闲`).
@@ -306,10 +293,6 @@ fn verdict_name<'de, D: Deserializer<'de>>(d: D) -> Result<Verdict, D::Error> {
             api.join(", ")
         ))
     })
-}
-
-fn verdict_out<S: Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(v.name())
 }
 
 /// A side's label by its English name, its Chinese term or the API's name.
@@ -512,7 +495,7 @@ pub fn run(case: &Case) -> CaseResult {
     let started = Instant::now();
     let ruling = crate::request::adjudicate(&case.request());
     let time_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let (actual, error) = match ruling {
+    let (actual, ruling, error) = match ruling {
         Ok(r) => (
             Some(Actual {
                 verdict: r.verdict,
@@ -531,9 +514,10 @@ pub fn run(case: &Case) -> CaseResult {
                     })
                     .collect(),
             }),
+            Some(r),
             None,
         ),
-        Err(e) => (None, Some(e.to_string())),
+        Err(e) => (None, None, Some(e.to_string())),
     };
     let differences = match &actual {
         Some(a) => differences(&case.expected, a),
@@ -554,6 +538,7 @@ pub fn run(case: &Case) -> CaseResult {
         status,
         expected: case.expected.clone(),
         actual,
+        ruling,
         error,
         differences,
         known_difference: case.known_difference.clone(),

@@ -8,7 +8,7 @@ use quick_xml::writer::ElementWriter;
 use std::fmt;
 
 /// The counts of a run.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Cases that matched (known differences that now pass included).
     pub passed: usize,
