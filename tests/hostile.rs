@@ -882,8 +882,34 @@ async fn every_rejected_call_is_logged_once_at_info_with_its_code() {
         .await
         .expect("a ruling");
 
-    let calls = server.calls(9, std::time::Duration::from_secs(10));
+    // The same over the JSON API: its lines have the request id, the verdict and the code too.
+    let (fen, moves) = (CHECKS, shuttle_checks());
+    let ok = serde_json::json!({"requestId": "log-json", "fen": fen, "moves": moves});
+    let answer = json_post(&server.addr, "/v1/adjudicate", &ok).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let mut moves = shuttle_checks();
+    moves[3] = "e8e6".into();
+    let bad = serde_json::json!({"requestId": "log-json-bad", "fen": fen, "moves": &moves[..4]});
+    let answer = json_post(&server.addr, "/v1/adjudicate", &bad).await;
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+
+    let calls = server.calls(11, std::time::Duration::from_secs(10));
     let id = |id: &'static str| move |v: &serde_json::Value| v["request_id"] == id;
+    let line = one_line(&calls, "/v1/adjudicate", "OK", id("log-json"));
+    assert_eq!(
+        (&line["verdict"], &line["http_status"]),
+        (&"red_loses".into(), &200.into())
+    );
+    let line = one_line(
+        &calls,
+        "/v1/adjudicate",
+        "INVALID_ARGUMENT",
+        id("log-json-bad"),
+    );
+    assert_eq!(
+        (&line["field"], &line["ply"], &line["http_status"]),
+        (&"moves".into(), &3.into(), &400.into())
+    );
     let line = one_line(&calls, adjudicate, "INVALID_ARGUMENT", id("log-move"));
     assert_eq!((&line["field"], &line["ply"]), (&"moves".into(), &3.into()));
     assert!(
@@ -920,7 +946,7 @@ async fn every_rejected_call_is_logged_once_at_info_with_its_code() {
     assert_eq!(line["field"], "fen");
     let line = one_line(&calls, adjudicate, "OK", id("log-ok"));
     assert_eq!(line["verdict"], "red_loses");
-    assert_eq!(calls.len(), 9, "one line a call: {calls:#?}");
+    assert_eq!(calls.len(), 11, "one line a call: {calls:#?}");
     // The stream's answer has its own line.
     let answers: Vec<serde_json::Value> = server
         .log()
@@ -941,6 +967,22 @@ async fn every_rejected_call_is_logged_once_at_info_with_its_code() {
         .collect();
     assert!(loud.is_empty(), "{loud:#?}");
     assert_no_panic(&server);
+}
+
+/// POSTs `body` as JSON to `path` over HTTP/1.1 and returns the whole answer.
+async fn json_post(addr: &str, path: &str, body: &serde_json::Value) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = body.to_string();
+    let raw = format!(
+        "POST {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-type: \
+         application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut socket = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    socket.write_all(raw.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    socket.read_to_end(&mut answer).await.expect("read");
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 /// Red's rook checks on ranks 9 and 8 while black's king steps up and down, from [`CHECKS`].

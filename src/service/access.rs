@@ -224,8 +224,9 @@ where
 enum End {
     /// A gRPC status, from the response head (an error answered at once) or the trailers.
     Grpc(Status),
-    /// A response that is not gRPC: its HTTP status, and the failure an HTTP route reported.
-    Http(http::StatusCode, Option<Status>),
+    /// A response that is not gRPC: its HTTP status, the failure an HTTP route reported, and
+    /// whether it is gRPC-Web (whose code, in the body's trailers, the log does not read).
+    Http(http::StatusCode, Option<Status>, bool),
 }
 
 impl End {
@@ -241,14 +242,14 @@ impl End {
         let status = response.extensions().get::<Status>().cloned();
         if !grpc {
             // An HTTP route's failure (the JSON API) leaves its status in the extensions too.
-            return Some(End::Http(response.status(), status));
+            return Some(End::Http(response.status(), status, false));
         }
         if let Some(status) = status {
             return Some(End::Grpc(status));
         }
         // gRPC-Web carries its trailers inside the body: log those answers by their HTTP status.
         if content_type.starts_with(b"application/grpc-web") {
-            return Some(End::Http(response.status(), None));
+            return Some(End::Http(response.status(), None, true));
         }
         Status::from_header_map(response.headers()).map(End::Grpc)
     }
@@ -289,7 +290,7 @@ impl Call {
                 };
                 grpc_line("call", rpc, outcome, latency_us);
             }
-            Some(End::Http(status, failure)) => {
+            Some(End::Http(status, failure, web)) => {
                 let http_status = status.as_u16();
                 let failure = failure.as_ref();
                 // The code decides, as over gRPC: a 504 (DEADLINE_EXCEEDED) is the client's
@@ -299,7 +300,11 @@ impl Call {
                     None if status.is_server_error() => tracing::Level::ERROR,
                     None => tracing::Level::INFO,
                 };
-                let code = failure.map(|f| code_name(f.code()));
+                // A success of the JSON API is OK, as over gRPC.
+                let code = match failure {
+                    Some(f) => Some(code_name(f.code())),
+                    None => (status.is_success() && !web).then_some("OK"),
+                };
                 let meta = |key: &str| {
                     failure.and_then(|f| f.metadata().get(key)?.to_str().ok().map(str::to_owned))
                 };
@@ -475,6 +480,7 @@ mod tests {
             "call",
             "rpc=\"/api/v1/adjudicate\"",
             "http_status=200",
+            "code=\"OK\"",
             "request_id=\"json-1\"",
             "verdict=\"draw\"",
             "latency_us=",

@@ -16,6 +16,7 @@
 //! (RESOURCE_EXHAUSTED: over a limit), 429 (RESOURCE_EXHAUSTED: the server is saturated), 504
 //! (DEADLINE_EXCEEDED), 404 (NOT_FOUND), 405 (UNIMPLEMENTED) or 500 (INTERNAL).
 
+use super::access::CallNote;
 use super::config::ServiceConfig;
 use super::connection::BodyTimeout;
 use super::convert;
@@ -33,7 +34,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::FromRequest;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, Extension, Query, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use base64::Engine;
@@ -42,6 +43,9 @@ use std::time::Instant;
 use tonic::Code;
 use tonic::codegen::http::{HeaderMap, HeaderValue, StatusCode, header};
 use tonic::service::Routes;
+
+/// The access log's note of an HTTP call (the layer puts one in every request).
+type Note = Extension<CallNote>;
 
 const PAGE: &str = include_str!("page/index.html");
 const PAGE_STYLE: &str = include_str!("page/desk.css");
@@ -420,8 +424,13 @@ fn snake_case(key: &str) -> String {
 }
 
 /// A `tonic::Request` for a handler, with the caller's `grpc-timeout` header if it sent one.
-fn grpc_request<T>(message: T, headers: &HeaderMap) -> tonic::Request<T> {
+/// The gRPC request of an HTTP call: its message, the client's `grpc-timeout` header, and the
+/// access log's note, so that the call's line has the request id and verdict as over gRPC.
+fn grpc_request<T>(message: T, headers: &HeaderMap, note: Option<Note>) -> tonic::Request<T> {
     let mut request = tonic::Request::new(message);
+    if let Some(Extension(note)) = note {
+        request.extensions_mut().insert(note);
+    }
     if let Some(v) = headers
         .get("grpc-timeout")
         .and_then(|v| v.to_str().ok())
@@ -435,9 +444,10 @@ fn grpc_request<T>(message: T, headers: &HeaderMap) -> tonic::Request<T> {
 async fn adjudicate(
     State(service): State<QiliService>,
     headers: HeaderMap,
+    note: Option<Note>,
     JsonBody(request): JsonBody<pb::AdjudicateRequest>,
 ) -> Result<Response, HttpError> {
-    let ruling = Qili::adjudicate(&service, grpc_request(request, &headers))
+    let ruling = Qili::adjudicate(&service, grpc_request(request, &headers, note))
         .await
         .map_err(|s| HttpError::from_status(&s))?;
     Ok(json(StatusCode::OK, ruling.get_ref()))
@@ -446,9 +456,10 @@ async fn adjudicate(
 async fn status(
     State(service): State<QiliService>,
     headers: HeaderMap,
+    note: Option<Note>,
     JsonBody(request): JsonBody<pb::AdjudicateRequest>,
 ) -> Result<Response, HttpError> {
-    let answer = Qili::status(&service, grpc_request(request, &headers))
+    let answer = Qili::status(&service, grpc_request(request, &headers, note))
         .await
         .map_err(|s| HttpError::from_status(&s))?;
     Ok(json(StatusCode::OK, answer.get_ref()))
@@ -457,9 +468,10 @@ async fn status(
 async fn analyze(
     State(service): State<QiliService>,
     headers: HeaderMap,
+    note: Option<Note>,
     JsonBody(request): JsonBody<pb::AnalyzeRequest>,
 ) -> Result<Response, HttpError> {
-    let answer = Qili::analyze(&service, grpc_request(request, &headers))
+    let answer = Qili::analyze(&service, grpc_request(request, &headers, note))
         .await
         .map_err(|s| HttpError::from_status(&s))?;
     Ok(json(StatusCode::OK, answer.get_ref()))
@@ -545,12 +557,13 @@ async fn board(
             language: language.into(),
         };
         service
-            .analyze_then(grpc_request(request, &headers), move |a, _, _| {
-                match &a.mv {
+            .analyze_then(
+                grpc_request(request, &headers, None),
+                move |a, _, _| match &a.mv {
                     Some(m) => sheet::move_diagram(&a.position, m, lang).svg(),
                     None => crate::diagram::Diagram::new(&a.position).svg(),
-                }
-            })
+                },
+            )
             .await
             .map_err(HttpError::from)?
     };
@@ -687,6 +700,7 @@ async fn record(
 async fn desk_ruling(
     State(service): State<QiliService>,
     headers: HeaderMap,
+    note: Option<Note>,
     JsonBody(q): JsonBody<DeskRequest>,
 ) -> Result<Response, HttpError> {
     let start = Instant::now();
@@ -754,7 +768,7 @@ async fn desk_ruling(
     let options = convert::into_request(request.clone()).map(|(r, _, _)| r.options);
     // The sheet is written where the ruling was made, from the moves the handler read.
     let html = service
-        .adjudicate_then(grpc_request(request, &headers), move |ruled| {
+        .adjudicate_then(grpc_request(request, &headers, note), move |ruled| {
             let dispute = dispute.unwrap_or(Dispute {
                 start: ruled.start,
                 moves: ruled.moves,
