@@ -280,18 +280,24 @@ fn legal_groups_seen<const KING_FIRST: bool>(
         ok != 0 && visit(f, ok)
     };
     let mine = |role: Role| own & board.role_mask(role);
+    // A slider or horse that could not reach a wanted point even on an empty board is skipped
+    // before its moves are worked out (under a check, or asked for a few points, most are).
+    let wanted = onto & !own;
+    let in_reach = |f: usize, reach: u128| reach & wanted & safety.useful(f) != 0;
+    let lines = |f: usize| RAYS[0][f] | RAYS[1][f] | RAYS[2][f] | RAYS[3][f];
     for f in Indices(mine(Role::Rook)) {
-        if emit(f, rook_attacks(occ, f)) {
+        if in_reach(f, lines(f)) && emit(f, rook_attacks(occ, f)) {
             return true;
         }
     }
     for f in Indices(mine(Role::Cannon)) {
-        if emit(f, cannon_attacks(occ, f)) {
+        if in_reach(f, lines(f)) && emit(f, cannon_attacks(occ, f)) {
             return true;
         }
     }
     for f in Indices(mine(Role::Horse)) {
-        if emit(f, horse_attacks(occ, f)) {
+        // Horse steps are symmetric: the points it reaches are those that reach it.
+        if in_reach(f, HORSE_ATTACKERS_ANY[f]) && emit(f, horse_attacks(occ, f)) {
             return true;
         }
     }
