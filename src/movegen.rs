@@ -433,7 +433,16 @@ pub fn captures_or_evasions(
 
 /// Whether `us` has any legal move, stopping at the first one found.
 pub fn any_legal(board: &Board, us: Color, king: Square) -> bool {
-    legal_groups::<true>(board, us, king, !0, |_, _| true)
+    let threats = Threats::of(board, !us);
+    let occ = board.occupied();
+    let k = king.index();
+    // The king's steps first, the likeliest way out of a check; they need no look around the
+    // king, which is taken only when none is safe (the king's steps then come last again).
+    if Indices(KING_MASK[k] & !board.color_mask(us)).any(|to| safe_after(occ, k, k, to, &threats)) {
+        return true;
+    }
+    let safety = Safety::of(occ, k, &threats);
+    legal_groups_seen::<false>(board, us, king, !0, &threats, &safety, |_, _| true)
 }
 
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
