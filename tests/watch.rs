@@ -332,7 +332,7 @@ fn qili_with_input(args: &[&str], stdin: &str) -> std::process::Output {
 }
 
 #[test]
-fn qili_watch_prints_a_line_per_move_and_json_in_the_libraries_spelling() {
+fn qili_watch_prints_a_line_per_move_and_json_in_the_apis_spelling() {
     let o = qili_with_input(
         &["watch", "--fen", CHASE.0, "--json", "--lang", "en"],
         &format!("{}\n1. a3b3\n", CHASE.1.replace(' ', ",")),
@@ -344,10 +344,11 @@ fn qili_watch_prints_a_line_per_move_and_json_in_the_libraries_spelling() {
         .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
         .collect();
     assert_eq!(lines.len(), 9);
-    assert_eq!(lines[7]["ruling"]["verdict"], "red_must_change");
+    assert_eq!(lines[7]["ruling"]["verdict"], "VERDICT_RED_MUST_CHANGE");
+    assert_eq!(lines[7]["forbiddenMoves"][0]["iccs"], "a3b3");
     assert_eq!(lines[7]["banmoves"], "banmoves a3b3");
-    assert_eq!(lines[8]["end"]["kind"], "repetition_loss");
-    assert_eq!(lines[8]["end"]["winner"], "black");
+    assert_eq!(lines[8]["end"]["kind"], "GAME_END_KIND_REPETITION_LOSS");
+    assert_eq!(lines[8]["end"]["winner"], "COLOR_BLACK");
     // A record's main line: a line per ply.
     let record = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn/ccgc-20.pgn");
     let o = qili_with_input(&["watch", "--record", record, "--lang", "zh"], "");

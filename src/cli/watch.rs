@@ -1,8 +1,9 @@
 //! `qili watch`: referees a game move by move — the moves read from standard input as they come
 //! (or a record's main line) — and prints one status line per move, or with `--json` one JSON
-//! object a line (the library's `referee::Status`), for an engine harness or a GUI to pipe moves
-//! through.
+//! object a line (the API's `GameStatus`, README "JSON output"), for an engine harness or a GUI
+//! to pipe moves through.
 
+use super::json::{self, DetailArg};
 use super::judge::{
     NotationArg, Side, dispute_error, game_number, open_record, ruleset, sides, utf8,
 };
@@ -15,7 +16,7 @@ use qili::record::dispute::split_moves;
 use qili::referee::{EndKind, ForbiddenMove, GameEnd, GameOptions, Referee, Status};
 use qili::request::Request;
 use qili::rules::{Options, Texts};
-use qili::service::Failure;
+use qili::service::{Failure, convert};
 use qili::sheet::{Lang, words};
 use std::ffi::OsString;
 use std::io::BufRead;
@@ -54,9 +55,12 @@ pub struct WatchArgs {
     /// The natural move limit in rounds without a capture (default: the profile's, 60).
     #[arg(long)]
     natural_limit: Option<u32>,
-    /// One JSON object a line: the library's status (snake_case, as the case files spell it).
+    /// One JSON object a line: the API's `GameStatus`, as `POST /v1/status` answers it.
     #[arg(long)]
     json: bool,
+    /// How much of each ruling and forbidden move `--json` carries, as the API's `detail`.
+    #[arg(long, value_enum, default_value_t = DetailArg::Full, requires = "json")]
+    detail: DetailArg,
     /// Language of the lines and of the rulings' texts.
     #[arg(long, value_enum, default_value_t = LangArg::Both)]
     lang: LangArg,
@@ -89,11 +93,11 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
             .map_or("", |(_, r)| r);
         format!("{flag}: {reason}")
     })?;
+    let wanted = args.detail.wanted(args.lang.language());
     let print = |status: &Status| -> Result<(), String> {
         if args.json {
-            let json =
-                serde_json::to_string(status).map_err(|e| format!("cannot write JSON: {e}"))?;
-            outln!("{json}");
+            let message = convert::game_status(status.clone(), String::new(), wanted);
+            outln!("{}", json::line(&message)?);
         } else {
             outln!("{}", line(status, lang));
         }
