@@ -62,3 +62,41 @@ fn every_cited_article_has_its_text() {
         assert!(cited.contains(id), "no case cites {id}: {cited:?}");
     }
 }
+
+/// The mate-threat bound is what finds the long mates of 杀 (2011 24.2, 1999 28.2: a mate by a
+/// series of checks, no length given): the moves whose mates need the full 13 plies (seven
+/// checks) are no mate threats under a bound of 11, and the cases built on them rule a draw.
+#[test]
+fn the_mate_bound_reaches_mates_by_seven_checks() {
+    use qili::rules::{MoveKind, Verdict};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    let cases = qili::corpus::load(&dir).unwrap_or_else(|e| panic!("cannot read the corpus: {e}"));
+    let long = [
+        "c11-24.2-mate-by-seven-checks-2011",
+        "c11-24.2-mate-by-seven-checks-1999",
+        "c11-fig17-king-answering-check-makes-a-mate-threat",
+    ];
+    for id in long {
+        let case = cases
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("no case {id}"));
+        let mut request = case.request();
+        assert_eq!(request.options.limits.mate_plies, 13);
+        let full = qili::request::adjudicate(&request).unwrap();
+        request.options.limits.mate_plies = 11;
+        let short = qili::request::adjudicate(&request).unwrap();
+        let threats = |r: &qili::rules::Ruling| {
+            r.moves
+                .iter()
+                .filter(|m| m.kind == MoveKind::MateThreat)
+                .count()
+        };
+        assert!(threats(&full) > 0, "{id}");
+        assert_eq!(threats(&short), 0, "{id}: 11 plies find a mate");
+        assert_eq!(full.verdict, case.expected.verdict, "{id}");
+        if id.contains("seven-checks") {
+            assert_eq!(short.verdict, Verdict::Draw, "{id}");
+        }
+    }
+}
