@@ -2,7 +2,7 @@
 //! zh is asked (`--lang zh`, the page's language, the API's `language`) and in English otherwise,
 //! from the same typed error; and the Chinese texts cite the books' chapter 7 as it numbers itself.
 
-use super::common::{QILI, Server, channel};
+use super::common::{QILI, Server, TempDir, channel};
 use super::desk::Http;
 use qili::lang::{Lang, Words};
 use qili::notation::{NotationErrorKind, parse_move};
@@ -284,4 +284,279 @@ fn chinese_explanations_cite_chapter_7_as_the_book_numbers_it() {
     assert!(!zh.contains("item"), "{zh}");
     let en = qili::rules::words::explanation(&ruling, Lang::En);
     assert!(en.contains("item 6"), "{en}");
+}
+
+/// Two games: one with players and a result, one with one player.
+const TWO_GAMES: &str = "[Red \"甲\"]\n[Black \"乙\"]\n[Result \"1-0\"]\n1. 炮二平五 1-0\n\n[Red \"丙\"]\n1. 炮二平五 *\n";
+
+/// The record error of `bytes` in both languages: (zh, en).
+fn record_error(bytes: &[u8]) -> (String, String) {
+    let e = qili::record::read_game(bytes).unwrap_err();
+    assert_eq!(e.to_string(), e.words(Lang::En));
+    (e.words(Lang::Zh), e.words(Lang::En))
+}
+
+#[test]
+fn record_errors_say_themselves_in_both_languages() {
+    let pgn = "[Event \"x\"]\n1. 炮二平五 马８进７ 2. 马二进五 *\n";
+    assert_eq!(
+        record_error(pgn.as_bytes()),
+        (
+            "PGN：第1局第2行：第2回合红方着法\"马二进五\"（从0数起第2着）：没有相符的合法着法：红二路马(h0)进不到五路".into(),
+            "PGN: game 1, line 2: move 2 (red, ply 2 counting from 0) \"马二进五\": no legal move matches: the red horse on h0 cannot reach file 5 (e) going forward (进)".into()
+        )
+    );
+    let (zh, en) = record_error(b"[Event \"x\n1. h2e2 *\n");
+    assert_eq!(zh, "PGN：第1局第1行：标签有误：[Event]的值缺少后引号“\"”");
+    assert_eq!(
+        en,
+        "PGN: game 1, line 1: bad tag: the value of [Event] has no closing '\"'"
+    );
+    let (zh, _) = record_error(b"1. h2e2 { never closed\n");
+    assert_eq!(zh, "PGN：第1局第1行：此处以“{”开始的注释没有结束");
+
+    let (zh, en) = record_error(b"position startpos moves h2e2 h2e3");
+    assert!(zh.starts_with("UCCI局面串：从0数起第1着\"h2e3\"："), "{zh}");
+    assert!(
+        en.starts_with("UCCI position: move 1 (counting from 0) \"h2e3\": "),
+        "{en}"
+    );
+    let (zh, en) = record_error(b"position fen");
+    assert_eq!(zh, "UCCI局面串：“fen”之后没有FEN");
+    assert_eq!(en, "UCCI position: \"fen\" is not followed by a FEN");
+
+    // DhtmlXQ: a move onto its own piece (red's rook a0 to its horse's b0), a point off the board.
+    let dhtml = |list: &str| {
+        format!("[DhtmlXQ][DhtmlXQ_movelist]{list}[/DhtmlXQ_movelist][/DhtmlXQ]").into_bytes()
+    };
+    let (zh, en) = record_error(&dhtml("0919"));
+    assert_eq!(
+        zh,
+        "DhtmlXQ：第1个DhtmlXQ块：从0数起第0着\"0919\"：a0b0：红九路车(a0)不能走到八路(b0)"
+    );
+    assert_eq!(
+        en,
+        "DhtmlXQ: block 1: move 0 (counting from 0) \"0919\": a0b0: the rook on a0 cannot move to b0"
+    );
+    let (zh, _) = record_error(&dhtml("7747 9999"));
+    assert!(
+        zh.ends_with("从0数起第1着\"9999\"：有一点在棋盘外（纵线为0–8）"),
+        "{zh}"
+    );
+
+    // XQF: cut short in its header.
+    assert_eq!(
+        record_error(b"XQ\x0a\0\0"),
+        (
+            "XQF：文件在第5字节处结束，1024字节的文件头（始于第0字节）不完整".into(),
+            "XQF: the file ends at byte 5 inside the 1024-byte header (byte 0)".into()
+        )
+    );
+    // A format qili does not read; an empty record.
+    let (zh, en) = record_error(b"PK\x03\x04\x14\0");
+    assert!(
+        zh.starts_with("这看来是ZIP压缩包，qili不读这种格式"),
+        "{zh}"
+    );
+    assert!(
+        en.starts_with("this looks like a ZIP archive, which qili does not read"),
+        "{en}"
+    );
+    assert_eq!(
+        record_error(b" \n"),
+        ("棋谱为空".into(), "the record is empty".into())
+    );
+}
+
+#[test]
+fn dispute_errors_and_titles_say_themselves_in_both_languages() {
+    use qili::record::dispute::{At, Dispute, Title};
+    let dispute = |game, at| Dispute::from_record("two.pgn", TWO_GAMES.as_bytes(), game, at);
+    let e = dispute(None, None).unwrap_err();
+    assert_eq!(
+        e.words(Lang::Zh),
+        "棋谱中有2局；请用--game N选一局：1. 甲 – 乙，红胜，共1着；2. 丙，共1着"
+    );
+    assert_eq!(
+        e.to_string(),
+        "the record holds 2 games; choose one with --game N: 1. 甲 – 乙, 1-0, 1 plies; 2. 丙, 1 plies"
+    );
+    let e = dispute(Some(5), None).unwrap_err();
+    assert_eq!(e.words(Lang::Zh), "第5局：棋谱中只有2局，从1编号");
+    assert_eq!(
+        e.to_string(),
+        "game 5: the record holds 2 game(s), numbered from 1"
+    );
+    let e = dispute(Some(2), Some("3b".parse().unwrap())).unwrap_err();
+    assert_eq!(e.words(Lang::Zh), "第3回合黑方：本局共1着，止于第1回合");
+    assert_eq!(
+        e.to_string(),
+        "round 3 (black): the game has 1 moves (plies), ending in round 1"
+    );
+    let e = dispute(Some(1), Some(At::Ply(7))).unwrap_err();
+    assert_eq!(e.words(Lang::Zh), "从0数起第7着：本局共1着，止于第1回合");
+    let e = "x".parse::<At>().unwrap_err();
+    assert!(
+        e.words(Lang::Zh).starts_with("\"x\"不是棋局中的时刻："),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("\"x\" is not a moment of the game: ")
+    );
+
+    // A record's title: the result in words in Chinese.
+    let first = dispute(Some(1), None).unwrap();
+    let title = &first.source.as_ref().unwrap().title;
+    assert_eq!(title.words(Lang::Zh), "甲 – 乙，红胜");
+    assert_eq!(title.words(Lang::En), "甲 – 乙, 1-0");
+    assert!(Title::default().is_empty());
+}
+
+#[test]
+fn the_cli_says_record_and_argument_errors_in_chinese_with_lang_zh() {
+    let dir = TempDir::new("zh-records");
+    let two = dir.0.join("two.pgn");
+    std::fs::write(&two, TWO_GAMES).unwrap();
+    let zip = dir.0.join("a.pgn");
+    std::fs::write(&zip, b"PK\x03\x04\x14\0").unwrap();
+    let missing = dir.0.join("missing.pgn");
+    let (two, zip, missing) = (
+        two.to_str().unwrap(),
+        zip.to_str().unwrap(),
+        missing.to_str().unwrap(),
+    );
+    for (args, zh, en) in [
+        (
+            vec!["judge", "--record", two],
+            format!("qili: --record {two}：棋谱中有2局；请用--game N选一局：1. 甲 – 乙，红胜"),
+            format!(
+                "qili: --record {two}: the record holds 2 games; choose one with --game N: 1. 甲 – 乙, 1-0"
+            ),
+        ),
+        (
+            vec!["judge", "--record", two, "--game", "5"],
+            "qili: --game：第5局：棋谱中只有2局".into(),
+            "qili: --game: game 5: the record holds 2 game(s)".into(),
+        ),
+        (
+            vec!["judge", "--record", two, "--game", "x"],
+            "qili: --game：\"x\"不是棋局编号".into(),
+            "qili: --game: \"x\" is not a game number".into(),
+        ),
+        (
+            vec!["judge", "--record", two, "--game", "2", "--at", "3b"],
+            "qili: --at：第3回合黑方：本局共1着".into(),
+            "qili: --at: round 3 (black): the game has 1 moves".into(),
+        ),
+        (
+            vec!["judge", "--record", two, "--at", "x"],
+            "qili: --at：\"x\"不是棋局中的时刻".into(),
+            "qili: --at: \"x\" is not a moment of the game".into(),
+        ),
+        (
+            vec!["judge", "--record", missing],
+            format!("qili: --record {missing}：找不到该文件或目录"),
+            format!("qili: --record {missing}: No such file or directory"),
+        ),
+        (
+            vec!["scan", "--record", zip],
+            format!("qili: --record {zip}：这看来是ZIP压缩包"),
+            format!("qili: --record {zip}: this looks like a ZIP archive"),
+        ),
+        (
+            vec!["scan", "--record", two, "--game", "3"],
+            "qili: --game：第3局：棋谱中只有2局".into(),
+            "qili: --game: game 3: the record holds 2 game(s)".into(),
+        ),
+        (
+            vec!["watch", "--record", two],
+            format!("qili: --record {two}：棋谱中有2局"),
+            format!("qili: --record {two}: the record holds 2 games"),
+        ),
+    ] {
+        let mut with = args.clone();
+        with.extend(["--lang", "zh"]);
+        let said = cli_error(&with);
+        assert!(said.starts_with(&zh), "{said}");
+        for lang in [None, Some("en"), Some("both")] {
+            let mut with = args.clone();
+            if let Some(l) = lang {
+                with.extend(["--lang", l]);
+            }
+            let said = cli_error(&with);
+            assert!(said.starts_with(&en), "{lang:?}: {said}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_page_lists_and_refuses_records_in_its_language() {
+    use base64::Engine;
+    let server = Server::start();
+    let http = Http::new(&server);
+    let encode = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let two = encode(TWO_GAMES.as_bytes());
+    // The game list: titles with the result in words in Chinese.
+    for (lang, title) in [
+        ("zh", "甲 – 乙，红胜"),
+        ("en", "甲 – 乙, 1-0"),
+        ("both", "甲 – 乙, 1-0"),
+    ] {
+        let answer = http
+            .post(
+                "/desk/record",
+                &serde_json::json!({"record": two, "lang": lang}),
+            )
+            .await
+            .json();
+        assert_eq!(answer["games"][0]["title"], title, "{lang}: {answer}");
+        assert_eq!(answer["games"][1]["title"], "丙");
+    }
+    // A record that cannot be read, in the page's language.
+    let zip = encode(b"PK\x03\x04\x14\0");
+    for (lang, said) in [
+        ("zh", "record：这看来是ZIP压缩包，qili不读这种格式"),
+        (
+            "en",
+            "record: this looks like a ZIP archive, which qili does not read",
+        ),
+    ] {
+        let e = http
+            .post(
+                "/desk/record",
+                &serde_json::json!({"record": zip, "lang": lang}),
+            )
+            .await
+            .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "record");
+        let message = e["message"].as_str().unwrap();
+        assert!(message.starts_with(said), "{lang}: {message}");
+    }
+    // The sheet's call on a record: no game chosen, a moment past the end.
+    for (lang, at, field, said) in [
+        (
+            "zh",
+            "",
+            "game",
+            "game：棋谱中有2局；请用--game N选一局：1. 甲 – 乙，红胜，共1着",
+        ),
+        (
+            "en",
+            "",
+            "game",
+            "game: the record holds 2 games; choose one with --game N: 1. 甲 – 乙, 1-0, 1 plies",
+        ),
+        ("zh", "x", "at", "at：\"x\"不是棋局中的时刻"),
+        ("en", "x", "at", "at: \"x\" is not a moment of the game"),
+    ] {
+        let e = http
+            .post(
+                "/desk/ruling",
+                &serde_json::json!({"record": two, "lang": lang, "at": at}),
+            )
+            .await
+            .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", field);
+        let message = e["message"].as_str().unwrap();
+        assert!(message.starts_with(said), "{lang}: {message}");
+    }
 }

@@ -1,7 +1,7 @@
 //! The built `qili` binary: judge (text and JSON), bad input (exit 2 naming the field), cases,
 //! perft, and serve until SIGTERM.
 
-use super::common::{QILI, Server};
+use super::common::{QILI, Server, TempDir};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -20,24 +20,6 @@ pub(super) fn stdout(o: &Output) -> String {
 
 pub(super) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh directory under the system's temp dir, removed on drop.
-pub(super) struct TempDir(pub(super) PathBuf);
-
-impl TempDir {
-    pub(super) fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("qili-cli-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]

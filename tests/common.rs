@@ -281,3 +281,22 @@ pub async fn raw_unary(
         .await
         .map(|r| r.into_inner())
 }
+
+/// A fresh directory under the system's temp dir, removed on drop.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// `qili-test-PID-NAME` in the temp dir, empty.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("qili-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

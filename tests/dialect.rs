@@ -2,7 +2,8 @@
 //! `judge`, `scan`, `analyze` and `cases` print, and in the case files, which take the API's
 //! values as aliases of their own.
 
-use super::cli::{FEN, MOVES, TempDir, cases_on, qili, stderr, stdout};
+use super::cli::{FEN, MOVES, cases_on, qili, stderr, stdout};
+use super::common::TempDir;
 
 /// The perpetual-check case of tests/cli.rs written with the API's spellings: values and keys.
 fn api_case(id: &str, expected: &str) -> String {

@@ -63,14 +63,14 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
         },
         ..Options::default()
     };
-    let fen = utf8("fen", args.fen.as_ref())?;
+    let fen = utf8("fen", args.fen.as_ref(), error_lang)?;
     let position = if fen.trim().is_empty() {
         Position::start()
     } else {
         Position::from_fen(&fen)
             .map_err(|e| Failure::request(&RequestError::from(e), error_lang).message)?
     };
-    let text = utf8("move", args.mv.as_ref())?;
+    let text = utf8("move", args.mv.as_ref(), error_lang)?;
     let mv = if text.trim().is_empty() {
         None
     } else {

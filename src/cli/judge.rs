@@ -110,41 +110,70 @@ pub fn sides(list: &[Side]) -> BySide<bool> {
 }
 
 /// The text of an argument, or an error naming `field` if it is not UTF-8 (clap's own message
-/// would not say which argument).
-pub fn utf8(field: &str, value: Option<&OsString>) -> Result<String, String> {
+/// would not say which argument), in `lang`.
+pub fn utf8(field: &str, value: Option<&OsString>, lang: Lang) -> Result<String, String> {
     let Some(value) = value else {
         return Ok(String::new());
     };
     value.to_str().map(str::to_string).ok_or_else(|| {
         let lossy = value.to_string_lossy();
-        abridge(&format!("{field}: not UTF-8: {lossy:?}"), &lossy)
+        let said = match lang {
+            Lang::En => format!("{field}: not UTF-8: {lossy:?}"),
+            Lang::Zh => format!("{field}：不是UTF-8：{lossy:?}"),
+        };
+        abridge(&said, &lossy)
     })
+}
+
+/// Why a file or folder cannot be read, in `lang` (in Chinese the system's words follow the
+/// reason, in parentheses, for the kinds it does not name).
+pub fn io_words(e: &std::io::Error, lang: Lang) -> String {
+    use std::io::ErrorKind;
+    match (lang, e.kind()) {
+        (Lang::En, _) => e.to_string(),
+        (Lang::Zh, ErrorKind::NotFound) => "找不到该文件或目录".to_string(),
+        (Lang::Zh, ErrorKind::PermissionDenied) => "没有读取权限".to_string(),
+        (Lang::Zh, ErrorKind::IsADirectory) => "这是目录，不是文件".to_string(),
+        (Lang::Zh, _) => format!("无法读取（{e}）"),
+    }
+}
+
+/// `--record PATH: reason` in `lang`.
+pub fn record_said(path: &Path, reason: &str, lang: Lang) -> String {
+    format!(
+        "--record {}{}{reason}",
+        path.display(),
+        lang.pick("：", ": ")
+    )
 }
 
 /// The rule profile of `--ruleset`; its error in `lang`.
 pub fn ruleset(value: &OsString, lang: Lang) -> Result<Ruleset, String> {
-    let name = utf8("--ruleset", Some(value))?;
+    let name = utf8("--ruleset", Some(value), lang)?;
     name.parse::<Ruleset>()
         .map_err(|e| abridge(&format!("--ruleset: {}", e.words(lang)), &name))
 }
 
-/// The game number of `--game`, from 1.
-pub fn game_number(value: Option<&OsString>) -> Result<Option<usize>, String> {
+/// The game number of `--game`, from 1; its error in `lang`.
+pub fn game_number(value: Option<&OsString>, lang: Lang) -> Result<Option<usize>, String> {
     let Some(value) = value else { return Ok(None) };
-    let text = utf8("--game", Some(value))?;
+    let text = utf8("--game", Some(value), lang)?;
     match text.trim().parse::<usize>() {
         Ok(n) if n > 0 => Ok(Some(n)),
         _ => Err(abridge(
-            &format!("--game: {text:?} is not a game number (1, 2, …)"),
+            &match lang {
+                Lang::En => format!("--game: {text:?} is not a game number (1, 2, …)"),
+                Lang::Zh => format!("--game：{text:?}不是棋局编号（1、2……）"),
+            },
             &text,
         )),
     }
 }
 
 /// Opens a record file, to be read game by game: the file and the name the sheet shows.
-pub fn open_record(path: &Path) -> Result<(String, std::fs::File), String> {
+pub fn open_record(path: &Path, lang: Lang) -> Result<(String, std::fs::File), String> {
     let file =
-        std::fs::File::open(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
+        std::fs::File::open(path).map_err(|e| record_said(path, &io_words(&e, lang), lang))?;
     Ok((record_name(path), file))
 }
 
@@ -156,12 +185,14 @@ pub fn record_name(path: &Path) -> String {
     )
 }
 
-/// The message of a dispute that cannot be taken from the record at `path`, naming the option.
-pub fn dispute_error(path: &Path, e: &DisputeError) -> String {
+/// The message of a dispute that cannot be taken from the record at `path`, naming the option,
+/// in `lang`.
+pub fn dispute_error(path: &Path, e: &DisputeError, lang: Lang) -> String {
+    let (colon, said) = (lang.pick("：", ": "), e.words(lang));
     match e {
-        DisputeError::NoSuchGame { .. } => format!("--game: {e}"),
-        DisputeError::NotInGame { .. } => format!("--at: {e}"),
-        _ => format!("--record {}: {e}", path.display()),
+        DisputeError::NoSuchGame { .. } => format!("--game{colon}{said}"),
+        DisputeError::NotInGame { .. } => format!("--at{colon}{said}"),
+        _ => record_said(path, &said, lang),
     }
 }
 
@@ -173,34 +204,36 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
         defensive_key_point: sides(&args.key_point),
         ..Options::default()
     };
+    let error_lang = args.lang.error_lang();
     let dispute = match &args.record {
         Some(path) => {
-            let game = game_number(args.game.as_ref())?;
+            let game = game_number(args.game.as_ref(), error_lang)?;
             let at = match args.at.as_ref() {
                 None => None,
                 Some(v) => {
-                    let text = utf8("--at", Some(v))?;
-                    Some(
-                        text.parse::<At>()
-                            .map_err(|e| abridge(&format!("--at: {e}"), &text))?,
-                    )
+                    let text = utf8("--at", Some(v), error_lang)?;
+                    Some(text.parse::<At>().map_err(|e| {
+                        let colon = error_lang.pick("：", ": ");
+                        abridge(&format!("--at{colon}{}", e.words(error_lang)), &text)
+                    })?)
                 }
             };
             // Read game by game: a large record costs the memory of one game.
-            let (name, file) = open_record(path)?;
-            Dispute::from_reader(&name, file, game, at).map_err(|e| dispute_error(path, &e))?
+            let (name, file) = open_record(path, error_lang)?;
+            Dispute::from_reader(&name, file, game, at)
+                .map_err(|e| dispute_error(path, &e, error_lang))?
         }
         None => {
             let request = Request {
-                fen: utf8("fen", args.fen.as_ref())?,
-                moves: split_moves(&utf8("moves", args.moves.as_ref())?),
+                fen: utf8("fen", args.fen.as_ref(), error_lang)?,
+                moves: split_moves(&utf8("moves", args.moves.as_ref(), error_lang)?),
                 notation: args.notation.notation(),
                 options,
             };
             // The service's message: the field and move first, a huge text cut short.
             let (start, moves) = request
                 .parse()
-                .map_err(|e| Failure::request(&e, args.lang.error_lang()).message)?;
+                .map_err(|e| Failure::request(&e, error_lang).message)?;
             Dispute {
                 start,
                 moves,

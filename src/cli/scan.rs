@@ -8,12 +8,13 @@
 
 use super::EXIT_BAD_INPUT;
 use super::json::{self, DetailArg};
-use super::judge::{game_number, open_record, record_name, ruleset};
+use super::judge::{game_number, io_words, open_record, record_name, record_said, ruleset};
 use super::render::LangArg;
 use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
+use qili::lang::Words;
 use qili::notation::{Notation, write_move};
-use qili::record::dispute::{self, Repetition, repetitions, round_of};
+use qili::record::dispute::{self, DisputeError, Repetition, repetitions, round_of};
 use qili::record::{Format, Game, GameReader, RecordError};
 use qili::referee::{GameOptions, Referee};
 use qili::rules::{self, Options, Ruling, Texts};
@@ -161,16 +162,16 @@ struct Unread<'a> {
 
 /// The record files `--record` names: the file, or each file of the directory (not those in
 /// its subdirectories), in name order.
-fn record_files(path: &Path) -> Result<Vec<PathBuf>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
+fn record_files(path: &Path, lang: qili::lang::Lang) -> Result<Vec<PathBuf>, String> {
+    let said = |e: std::io::Error| record_said(path, &io_words(&e, lang), lang);
+    let meta = std::fs::metadata(path).map_err(said)?;
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
-    let entries =
-        std::fs::read_dir(path).map_err(|e| format!("--record {}: {e}", path.display()))?;
+    let entries = std::fs::read_dir(path).map_err(said)?;
     let mut files = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|e| format!("--record {}: {e}", path.display()))?;
+        let entry = entry.map_err(said)?;
         if entry.file_type().is_ok_and(|t| t.is_file()) {
             files.push(entry.path());
         }
@@ -180,24 +181,26 @@ fn record_files(path: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// How many games the record at `path` holds (its games passed over, not read).
-fn count_games(path: &Path) -> Result<usize, String> {
-    let (_, file) = open_record(path)?;
-    let mut games =
-        GameReader::new(file).map_err(|e| format!("--record {}: {e}", path.display()))?;
+fn count_games(path: &Path, lang: qili::lang::Lang) -> Result<usize, String> {
+    let (_, file) = open_record(path, lang)?;
+    let said = |e: RecordError| record_said(path, &e.words(lang), lang);
+    let mut games = GameReader::new(file).map_err(said)?;
     let mut count = 0;
     while let Some(read) = games.pass() {
-        read.map_err(|e| format!("--record {}: {e}", path.display()))?;
+        read.map_err(said)?;
         count += 1;
     }
     Ok(count)
 }
 
-/// Why game `number` of the record at `path` cannot be read, naming the game.
-fn game_error(path: &Path, number: usize, e: &RecordError) -> String {
-    match e.format() {
+/// Why game `number` of the record at `path` cannot be read, naming the game, in `lang`.
+fn game_error(path: &Path, number: usize, e: &RecordError, lang: qili::lang::Lang) -> String {
+    let said = e.words(lang);
+    match (e.format(), lang) {
         // Their messages name the game (or block) and line already.
-        Some(Format::Pgn | Format::DhtmlXq) => format!("--record {}: {e}", path.display()),
-        _ => format!("--record {}: game {number}: {e}", path.display()),
+        (Some(Format::Pgn | Format::DhtmlXq), _) => record_said(path, &said, lang),
+        (_, qili::lang::Lang::En) => record_said(path, &format!("game {number}: {said}"), lang),
+        (_, qili::lang::Lang::Zh) => record_said(path, &format!("第{number}局：{said}"), lang),
     }
 }
 
@@ -216,9 +219,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         },
         ..Options::default()
     };
-    let only = game_number(args.game.as_ref())?;
+    let error_lang = args.lang.error_lang();
+    let only = game_number(args.game.as_ref(), error_lang)?;
     let lang = args.lang.lang();
-    let files = record_files(&args.record)?;
+    let files = record_files(&args.record, error_lang)?;
     let directory = files.len() != 1 || files[0] != args.record;
     let (mut scanned, mut total, mut threefold, mut unread) = (0, 0, 0, 0);
     let mut report = |message: String, name: &str, number: Option<usize>| {
@@ -240,10 +244,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         let name = record_name(path);
         // A directory's file that is no record is reported and passed over; a record named
         // alone that cannot be opened at all is the command's error.
-        let opened = count_games(path).and_then(|count| {
-            let (_, file) = open_record(path)?;
-            let games =
-                GameReader::new(file).map_err(|e| format!("--record {}: {e}", path.display()))?;
+        let opened = count_games(path, error_lang).and_then(|count| {
+            let (_, file) = open_record(path, error_lang)?;
+            let games = GameReader::new(file)
+                .map_err(|e| record_said(path, &e.words(error_lang), error_lang))?;
             Ok((count, games))
         });
         let (count, games) = match opened {
@@ -255,10 +259,15 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
             Err(message) => return Err(message),
         };
         if let Some(n) = only.filter(|n| *n > count) {
-            let message =
-                format!("--game: game {n}: the record holds {count} game(s), numbered from 1");
+            let no_such = DisputeError::NoSuchGame { number: n, count };
+            let colon = error_lang.pick("：", ": ");
+            let message = format!("--game{colon}{}", no_such.words(error_lang));
             if directory {
-                report(format!("{}: {message}", path.display()), &name, Some(n));
+                report(
+                    format!("{}{colon}{message}", path.display()),
+                    &name,
+                    Some(n),
+                );
                 continue;
             }
             return Err(message);
@@ -272,7 +281,11 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
             if only.is_some_and(|n| number < n) {
                 match games.pass() {
                     Some(Ok(())) => continue,
-                    Some(Err(e)) => report(game_error(path, number, &e), &name, Some(number)),
+                    Some(Err(e)) => report(
+                        game_error(path, number, &e, error_lang),
+                        &name,
+                        Some(number),
+                    ),
                     None => {}
                 }
                 break;
@@ -281,7 +294,11 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
                 None => break,
                 Some(Ok(game)) => game,
                 Some(Err(e)) => {
-                    report(game_error(path, number, &e), &name, Some(number));
+                    report(
+                        game_error(path, number, &e, error_lang),
+                        &name,
+                        Some(number),
+                    );
                     if only.is_some() {
                         break;
                     }
@@ -321,14 +338,19 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         );
     }
     if unread > 0 {
-        eprintln!(
-            "qili: {unread} {} could not be read (the others are scanned above)",
-            if unread == 1 {
-                "game or file"
-            } else {
-                "games or files"
+        match error_lang {
+            qili::lang::Lang::En => eprintln!(
+                "qili: {unread} {} could not be read (the others are scanned above)",
+                if unread == 1 {
+                    "game or file"
+                } else {
+                    "games or files"
+                }
+            ),
+            qili::lang::Lang::Zh => {
+                eprintln!("qili: {unread}个棋局或文件无法读取（其余的已在上面扫描）")
             }
-        );
+        }
         return Ok(ExitCode::from(EXIT_BAD_INPUT));
     }
     Ok(ExitCode::SUCCESS)
@@ -384,7 +406,7 @@ fn game_text(
             &format!("第{number}局（共{count}局）"),
             &format!("game {number} of {count}")
         ),
-        words::game_title(lang, &dispute::title(game), game.moves.len())
+        words::game_title(lang, &dispute::Title::of(game), game.moves.len())
     );
     if found.is_empty() {
         out.push_str(&format!(

@@ -5,7 +5,8 @@
 
 use super::json::{self, DetailArg};
 use super::judge::{
-    NotationArg, Side, dispute_error, game_number, open_record, ruleset, sides, utf8,
+    NotationArg, Side, dispute_error, game_number, io_words, open_record, record_said, ruleset,
+    sides, utf8,
 };
 use super::render::LangArg;
 use clap::Args;
@@ -103,32 +104,38 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
         }
         Ok(())
     };
+    let error_lang = args.lang.error_lang();
     if let Some(path) = &args.record {
-        let number = game_number(args.game.as_ref())?;
-        let (name, file) = open_record(path)?;
-        let chosen =
-            Dispute::from_reader(&name, file, number, None).map_err(|e| dispute_error(path, &e))?;
+        let number = game_number(args.game.as_ref(), error_lang)?;
+        let (name, file) = open_record(path, error_lang)?;
+        let chosen = Dispute::from_reader(&name, file, number, None)
+            .map_err(|e| dispute_error(path, &e, error_lang))?;
         let mut referee = Referee::new(chosen.start, options, game);
         for &m in &chosen.moves {
             let status = referee
                 .play(m)
-                .map_err(|e| format!("--record {}: {e}", path.display()))?;
+                .map_err(|e| record_said(path, &e.words(error_lang), error_lang))?;
             print(&status)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     let opening = Request {
-        fen: utf8("--fen", args.fen.as_ref())?,
+        fen: utf8("--fen", args.fen.as_ref(), error_lang)?,
         moves: Vec::new(),
         notation: args.notation.notation(),
         options,
     };
-    let error_lang = args.lang.error_lang();
     let mut referee =
         Referee::open(&opening, game).map_err(|e| Failure::request(&e, error_lang).message)?;
     let stdin = std::io::stdin();
     for read in stdin.lock().lines() {
-        let text = read.map_err(|e| format!("standard input: {e}"))?;
+        let text = read.map_err(|e| {
+            format!(
+                "{}{}",
+                error_lang.pick("标准输入：", "standard input: "),
+                io_words(&e, error_lang)
+            )
+        })?;
         for mv in split_moves(&text) {
             let status = referee
                 .play_text(&mv, opening.notation)

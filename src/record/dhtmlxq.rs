@@ -27,9 +27,10 @@
 //! ```
 
 use super::Game;
-use super::layout;
+use super::{BadMove, layout};
 use crate::color::Color;
 use crate::fen::FenError;
+use crate::lang::{Lang, Words};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -37,7 +38,6 @@ use std::fmt::Write;
 
 /// Why a DhtmlXQ record cannot be read; `game` counts the blocks from 0.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("block {}: {kind}", .game + 1)]
 pub struct DhtmlXqError {
     /// The block's index in the text, from 0.
     pub game: usize,
@@ -45,17 +45,24 @@ pub struct DhtmlXqError {
     pub kind: DhtmlXqErrorKind,
 }
 
+impl Words for DhtmlXqError {
+    fn words(&self, lang: Lang) -> String {
+        let (block, kind) = (self.game + 1, self.kind.words(lang));
+        match lang {
+            Lang::En => format!("block {block}: {kind}"),
+            Lang::Zh => format!("第{block}个DhtmlXQ块：{kind}"),
+        }
+    }
+}
+
 /// The ways a DhtmlXQ block can be wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DhtmlXqErrorKind {
     /// No `[DhtmlXQ_…]` field at all.
-    #[error("no [DhtmlXQ_…] fields")]
     NoFields,
     /// `binit` is not 64 digits.
-    #[error("[DhtmlXQ_binit] is {0:?}; expected 64 digits, two for each of the 32 pieces")]
     BadInit(String),
     /// Two pieces of `binit` on one point.
-    #[error("[DhtmlXQ_binit]: pieces {first} and {second} (from 1) are both on {square}")]
     SamePoint {
         /// The point.
         square: Square,
@@ -65,22 +72,76 @@ pub enum DhtmlXqErrorKind {
         second: usize,
     },
     /// `binit` describes no valid position.
-    #[error("[DhtmlXQ_binit] is not a valid position: {0}")]
     Position(FenError),
     /// `movelist` is not groups of four digits.
-    #[error("[DhtmlXQ_movelist] is {0:?}; expected four digits a move")]
     BadMoveList(String),
     /// A move that is not legal in turn (or leaves the board).
-    #[error("move {ply} (counting from 0) {text:?}: {reason}")]
     Move {
         /// Index of the move, from 0.
         ply: usize,
         /// Its four digits.
         text: String,
         /// Why it was rejected.
-        reason: String,
+        reason: BadMove,
     },
 }
+
+impl Words for DhtmlXqErrorKind {
+    fn words(&self, lang: Lang) -> String {
+        use DhtmlXqErrorKind::*;
+        match (self, lang) {
+            (NoFields, _) => lang
+                .pick("没有[DhtmlXQ_…]字段", "no [DhtmlXQ_…] fields")
+                .into(),
+            (BadInit(init), Lang::En) => format!(
+                "[DhtmlXQ_binit] is {init:?}; expected 64 digits, two for each of the 32 pieces"
+            ),
+            (BadInit(init), Lang::Zh) => {
+                format!("[DhtmlXQ_binit]为{init:?}；应为64个数字，32个棋子各两个")
+            }
+            (
+                SamePoint {
+                    square,
+                    first,
+                    second,
+                },
+                Lang::En,
+            ) => format!(
+                "[DhtmlXQ_binit]: pieces {first} and {second} (from 1) are both on {square}"
+            ),
+            (
+                SamePoint {
+                    square,
+                    first,
+                    second,
+                },
+                Lang::Zh,
+            ) => format!(
+                "[DhtmlXQ_binit]：{}",
+                layout::same_point_zh(*square, *first, *second)
+            ),
+            (Position(e), Lang::En) => format!("[DhtmlXQ_binit] is not a valid position: {e}"),
+            (Position(e), Lang::Zh) => {
+                format!("[DhtmlXQ_binit]不是有效局面：{}", e.words(lang))
+            }
+            (BadMoveList(list), Lang::En) => {
+                format!("[DhtmlXQ_movelist] is {list:?}; expected four digits a move")
+            }
+            (BadMoveList(list), Lang::Zh) => {
+                format!("[DhtmlXQ_movelist]为{list:?}；每着应为四个数字")
+            }
+            (Move { ply, text, reason }, Lang::En) => format!(
+                "move {ply} (counting from 0) {text:?}: {}",
+                reason.words(lang)
+            ),
+            (Move { ply, text, reason }, Lang::Zh) => {
+                format!("从0数起第{ply}着{text:?}：{}", reason.words(lang))
+            }
+        }
+    }
+}
+
+crate::lang::english_display!(DhtmlXqError, DhtmlXqErrorKind);
 
 /// Field names and the PGN tags they become (and are written from).
 const TAGS: [(&str, &str); 15] = [
@@ -249,16 +310,17 @@ fn read_block(block: &str) -> Result<Game, DhtmlXqErrorKind> {
     let mut pos = start;
     for (ply, c) in codes.chunks(4).enumerate() {
         let text: String = c.iter().map(|d| char::from(b'0' + d)).collect();
-        let bad = |reason: String| DhtmlXqErrorKind::Move {
+        let bad = |reason: BadMove| DhtmlXqErrorKind::Move {
             ply,
             text: text.clone(),
             reason,
         };
         let (Some(from), Some(to)) = (point(c[0], c[1]), point(c[2], c[3])) else {
-            return Err(bad("a point off the board (files are 0–8)".to_string()));
+            return Err(bad(BadMove::OffBoard));
         };
         let m = Move::new(from, to);
-        pos.check_legal(m).map_err(|e| bad(format!("{m}: {e}")))?;
+        pos.check_legal(m)
+            .map_err(|why| bad(BadMove::Illegal { mv: m, why }))?;
         pos.play_unchecked(m);
         game.moves.push(m);
         game.texts.push(text);

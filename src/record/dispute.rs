@@ -12,6 +12,7 @@
 
 use super::{Game, GameReader, RecordError};
 use crate::color::Color;
+use crate::lang::{Lang, Words, side_zh};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -42,10 +43,21 @@ pub enum At {
 
 /// Why `--at` could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{0:?} is not a moment of the game: write a round (32), a side's move of a round (32r, 32b), or a ply (ply:63)"
-)]
 pub struct ParseAtError(pub String);
+
+impl Words for ParseAtError {
+    fn words(&self, lang: Lang) -> String {
+        let text = &self.0;
+        match lang {
+            Lang::En => format!(
+                "{text:?} is not a moment of the game: write a round (32), a side's move of a round (32r, 32b), or a ply (ply:63)"
+            ),
+            Lang::Zh => format!(
+                "{text:?}不是棋局中的时刻：请写回合（32）、某方在某回合的着法（32r、32b，或32红、32黑）或着数（ply:63，从0数起）"
+            ),
+        }
+    }
+}
 
 impl FromStr for At {
     type Err = ParseAtError;
@@ -94,8 +106,8 @@ pub struct Source {
     pub game: usize,
     /// How many games the record holds.
     pub games: usize,
-    /// The game's title (see [`title`]).
-    pub title: String,
+    /// The game's title (see [`Title`]).
+    pub title: Title,
     /// How many moves the whole game has (the dispute may stop earlier).
     pub plies: usize,
     /// The game's tags (event, round, players, …), for a ruling sheet's paperwork.
@@ -171,7 +183,7 @@ impl Dispute {
                 name: name.to_string(),
                 game: number,
                 games: count,
-                title: title(&chosen),
+                title: Title::of(&chosen),
                 plies: chosen.moves.len(),
                 tags: chosen.tags,
             }),
@@ -207,18 +219,16 @@ pub fn iccs_move(text: &str) -> Option<Move> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DisputeError {
     /// The record cannot be read.
-    #[error("{0}")]
     Record(#[from] RecordError),
     /// The record holds several games and none was chosen.
-    #[error("the record holds {count} games; choose one with --game N: {listing}")]
     ChooseGame {
         /// How many games.
         count: usize,
-        /// The first few games' numbers and titles (at most 8, the message under 1 KiB).
-        listing: String,
+        /// The first few games (at most 8, each title cut to 60 characters: the message stays
+        /// under 1 KiB); `None` for one that cannot be read.
+        listing: Vec<Option<Listed>>,
     },
     /// The game number is not in the record.
-    #[error("game {number}: the record holds {count} game(s), numbered from 1")]
     NoSuchGame {
         /// The number asked for.
         number: usize,
@@ -226,10 +236,9 @@ pub enum DisputeError {
         count: usize,
     },
     /// The moment is not in the game.
-    #[error("{what}: the game has {plies} moves (plies), ending in round {last_round}")]
     NotInGame {
-        /// The moment asked for, as written.
-        what: String,
+        /// The moment asked for.
+        what: Moment,
         /// Moves in the game.
         plies: usize,
         /// The round of its last move.
@@ -237,39 +246,176 @@ pub enum DisputeError {
     },
 }
 
-/// A one-line title of a game: players, event, date and result, as far as its tags give them
-/// (empty when it has none of them).
-pub fn title(game: &Game) -> String {
-    let tag = |name: &str| game.tag(name).map(str::trim).filter(|v| !v.is_empty());
-    let mut parts = Vec::new();
-    match (tag("Red"), tag("Black")) {
-        (Some(r), Some(b)) => parts.push(format!("{r} – {b}")),
-        (Some(one), None) | (None, Some(one)) => parts.push(one.to_string()),
-        (None, None) => {}
-    }
-    for name in ["Event", "Date"] {
-        if let Some(v) = tag(name) {
-            parts.push(v.to_string());
-        }
-    }
-    if let Some(r) = game
-        .result
-        .as_deref()
-        .filter(|r| !r.is_empty() && *r != "*")
-    {
-        parts.push(r.to_string());
-    }
-    parts.join(", ")
+/// A moment a game does not reach, as [`DisputeError::NotInGame`] names it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// After the move with this index (0-based).
+    Ply(usize),
+    /// Round N, or one side's move of it.
+    Round(u32, Option<Color>),
 }
 
-/// [`title`] with the number of moves, for a list of games.
-fn listed(game: &Game) -> String {
-    let t = title(game);
-    let plies = format!("{} plies", game.moves.len());
-    if t.is_empty() {
-        plies
-    } else {
-        format!("{t}, {plies}")
+impl Words for Moment {
+    fn words(&self, lang: Lang) -> String {
+        match (*self, lang) {
+            (Moment::Ply(p), Lang::En) => format!("ply {p}"),
+            (Moment::Ply(p), Lang::Zh) => format!("从0数起第{p}着"),
+            (Moment::Round(n, None), Lang::En) => format!("round {n}"),
+            (Moment::Round(n, None), Lang::Zh) => format!("第{n}回合"),
+            (Moment::Round(n, Some(c)), Lang::En) => format!("round {n} ({})", c.name()),
+            (Moment::Round(n, Some(c)), Lang::Zh) => format!("第{n}回合{}", side_zh(c)),
+        }
+    }
+}
+
+impl Words for DisputeError {
+    fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (DisputeError::Record(e), _) => e.words(lang),
+            (DisputeError::ChooseGame { count, listing }, Lang::En) => format!(
+                "the record holds {count} games; choose one with --game N: {}",
+                listed_games(listing, *count, lang)
+            ),
+            (DisputeError::ChooseGame { count, listing }, Lang::Zh) => format!(
+                "棋谱中有{count}局；请用--game N选一局：{}",
+                listed_games(listing, *count, lang)
+            ),
+            (DisputeError::NoSuchGame { number, count }, Lang::En) => {
+                format!("game {number}: the record holds {count} game(s), numbered from 1")
+            }
+            (DisputeError::NoSuchGame { number, count }, Lang::Zh) => {
+                format!("第{number}局：棋谱中只有{count}局，从1编号")
+            }
+            (
+                DisputeError::NotInGame {
+                    what,
+                    plies,
+                    last_round,
+                },
+                Lang::En,
+            ) => format!(
+                "{}: the game has {plies} moves (plies), ending in round {last_round}",
+                what.words(lang)
+            ),
+            (
+                DisputeError::NotInGame {
+                    what,
+                    plies,
+                    last_round,
+                },
+                Lang::Zh,
+            ) => format!(
+                "{}：本局共{plies}着，止于第{last_round}回合",
+                what.words(lang)
+            ),
+        }
+    }
+}
+
+crate::lang::english_display!(ParseAtError, DisputeError);
+
+/// A one-line title of a game: players, event, date and result, as far as its tags give them
+/// (empty when it has none of them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Title {
+    /// `red – black`, or the one player named.
+    pub players: Option<String>,
+    /// The event.
+    pub event: Option<String>,
+    /// The date.
+    pub date: Option<String>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`), if the game has one.
+    pub result: Option<String>,
+}
+
+impl Title {
+    /// The title of `game`.
+    pub fn of(game: &Game) -> Title {
+        let tag = |name: &str| {
+            game.tag(name)
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_string)
+        };
+        let players = match (tag("Red"), tag("Black")) {
+            (Some(r), Some(b)) => Some(format!("{r} – {b}")),
+            (Some(one), None) | (None, Some(one)) => Some(one),
+            (None, None) => None,
+        };
+        Title {
+            players,
+            event: tag("Event"),
+            date: tag("Date"),
+            result: game
+                .result
+                .as_deref()
+                .filter(|r| !r.is_empty() && *r != "*")
+                .map(str::to_string),
+        }
+    }
+
+    /// Whether the tags give nothing to title the game with.
+    pub fn is_empty(&self) -> bool {
+        self.words(Lang::En).is_empty()
+    }
+}
+
+impl Words for Title {
+    /// The parts joined by commas; in Chinese the result in words (红胜, 黑胜, 和棋).
+    fn words(&self, lang: Lang) -> String {
+        let result = self.result.as_deref().map(|r| match (lang, r) {
+            (Lang::Zh, "1-0") => "红胜",
+            (Lang::Zh, "0-1") => "黑胜",
+            (Lang::Zh, "1/2-1/2") => "和棋",
+            _ => r,
+        });
+        let parts: Vec<&str> = [
+            self.players.as_deref(),
+            self.event.as_deref(),
+            self.date.as_deref(),
+            result,
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        parts.join(lang.pick("，", ", "))
+    }
+}
+
+/// The English title of `game` (see [`Title`]).
+pub fn title(game: &Game) -> String {
+    Title::of(game).words(Lang::En)
+}
+
+/// A game as a listing names it: its title and its length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The game's title.
+    pub title: Title,
+    /// Its moves (plies).
+    pub plies: usize,
+}
+
+impl Listed {
+    fn of(game: &Game) -> Listed {
+        Listed {
+            title: Title::of(game),
+            plies: game.moves.len(),
+        }
+    }
+}
+
+impl Words for Listed {
+    /// The title and the length: `A – B, 1-0, 40 plies` / `A – B，红胜，共40着`.
+    fn words(&self, lang: Lang) -> String {
+        let title = self.title.words(lang);
+        let plies = self.plies;
+        match (title.is_empty(), lang) {
+            (true, Lang::En) => format!("{plies} plies"),
+            (true, Lang::Zh) => format!("共{plies}着"),
+            (false, Lang::En) => format!("{title}, {plies} plies"),
+            (false, Lang::Zh) => format!("{title}，共{plies}着"),
+        }
     }
 }
 
@@ -278,22 +424,30 @@ fn listed(game: &Game) -> String {
 const LISTED: usize = 8;
 const LISTED_TITLE: usize = 60;
 
-/// The listing of a [`DisputeError::ChooseGame`]: the first games' titles (from game 1), of
-/// `count` games in all.
-fn listing(titles: impl Iterator<Item = String>, count: usize) -> String {
-    let mut parts: Vec<String> = titles
+/// The listing of a [`DisputeError::ChooseGame`] in `lang`: the first games' titles (from game
+/// 1), of `count` games in all.
+fn listed_games(listing: &[Option<Listed>], count: usize, lang: Lang) -> String {
+    let mut parts: Vec<String> = listing
+        .iter()
         .take(LISTED)
         .enumerate()
-        .map(|(i, title)| {
+        .map(|(i, game)| {
+            let title = match game {
+                Some(game) => game.words(lang),
+                None => lang.pick("无法读取", "cannot be read").to_string(),
+            };
             let short: String = title.chars().take(LISTED_TITLE).collect();
             let cut = if short.len() < title.len() { "…" } else { "" };
             format!("{}. {short}{cut}", i + 1)
         })
         .collect();
     if count > parts.len() {
-        parts.push(format!("… (qili scan lists all {count})"));
+        parts.push(match lang {
+            Lang::En => format!("… (qili scan lists all {count})"),
+            Lang::Zh => format!("…（qili scan可列出全部{count}局）"),
+        });
     }
-    parts.join("; ")
+    parts.join(lang.pick("；", "; "))
 }
 
 /// The error of a record with several games and none chosen, the first two already read: the
@@ -303,25 +457,19 @@ fn choose<R: std::io::Read>(
     second: Result<Game, RecordError>,
     mut rest: GameReader<R>,
 ) -> DisputeError {
-    let title = |game: &Result<Game, RecordError>| match game {
-        Ok(game) => listed(game),
-        Err(_) => "cannot be read".to_string(),
-    };
-    let mut titles = vec![listed(&first), title(&second)];
-    while titles.len() < LISTED {
+    let listed = |game: &Result<Game, RecordError>| game.as_ref().ok().map(Listed::of);
+    let mut listing = vec![Some(Listed::of(&first)), listed(&second)];
+    while listing.len() < LISTED {
         match rest.next() {
-            Some(game) => titles.push(title(&game)),
+            Some(game) => listing.push(listed(&game)),
             None => break,
         }
     }
-    let mut count = titles.len();
+    let mut count = listing.len();
     while rest.pass().is_some() {
         count += 1;
     }
-    DisputeError::ChooseGame {
-        count,
-        listing: listing(titles.into_iter(), count),
-    }
+    DisputeError::ChooseGame { count, listing }
 }
 
 /// The game numbered `number` (from 1); with no number, the only game, or an error listing the
@@ -339,7 +487,11 @@ pub fn choose_game(games: &[Game], number: Option<usize>) -> Result<(usize, &Gam
         None if games.len() == 1 => Ok((1, &games[0])),
         None => Err(DisputeError::ChooseGame {
             count: games.len(),
-            listing: listing(games.iter().map(listed), games.len()),
+            listing: games
+                .iter()
+                .take(LISTED)
+                .map(|g| Some(Listed::of(g)))
+                .collect(),
         }),
     }
 }
@@ -352,25 +504,21 @@ pub fn moves_until(start: &Position, moves: &[Move], at: At) -> Result<usize, Di
         .map_or(u32::from(start.fullmoves().max(1)), |p| {
             round_of(start, p).0
         });
-    let missing = |what: String| DisputeError::NotInGame {
+    let missing = |what: Moment| DisputeError::NotInGame {
         what,
         plies: moves.len(),
         last_round,
     };
     match at {
         At::Ply(p) if p < moves.len() => Ok(p + 1),
-        At::Ply(p) => Err(missing(format!("ply {p}"))),
+        At::Ply(p) => Err(missing(Moment::Ply(p))),
         At::Round(n, side) => {
             let last = (0..moves.len()).rev().find(|&p| {
                 let (round, color) = round_of(start, p);
                 round == n && side.is_none_or(|s| s == color)
             });
-            last.map(|p| p + 1).ok_or_else(|| {
-                missing(match side {
-                    None => format!("round {n}"),
-                    Some(c) => format!("round {n} ({})", c.name()),
-                })
-            })
+            last.map(|p| p + 1)
+                .ok_or_else(|| missing(Moment::Round(n, side)))
         }
     }
 }

@@ -6,6 +6,7 @@
 use crate::board::Board;
 use crate::color::Color;
 use crate::fen::FenError;
+use crate::lang::{point_zh, role_zh};
 use crate::piece::{Piece, Role};
 use crate::position::Position;
 use crate::square::Square;
@@ -45,6 +46,17 @@ pub struct SamePoint {
     pub first: usize,
     /// The second.
     pub second: usize,
+}
+
+/// Two slots (from 1) on one point, in a Chinese text: `第1、第2个棋子（从1数起：红车、红马）同在九路(a0)`.
+pub fn same_point_zh(square: Square, first: usize, second: usize) -> String {
+    let [a, b] = [first, second].map(|n| piece(n.saturating_sub(1) % 32));
+    format!(
+        "第{first}、第{second}个棋子（从1数起：{}、{}）同在{}",
+        role_zh(a.color, a.role),
+        role_zh(b.color, b.role),
+        point_zh(a.color, square)
+    )
 }
 
 /// The board the slots describe.

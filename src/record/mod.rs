@@ -28,6 +28,9 @@ mod text;
 pub mod ucci;
 pub mod xqf;
 
+use crate::lang::{Lang, Words};
+use crate::moves::Move;
+use crate::position::IllegalMove;
 use dhtmlxq::DhtmlXqError;
 pub use dispute::{At, Dispute, DisputeError};
 pub use game::Game;
@@ -76,29 +79,50 @@ impl fmt::Display for Format {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     /// Nothing in it.
-    #[error("the record is empty")]
     Empty,
     /// A format qili does not read.
-    #[error(
-        "this looks like {0}, which qili does not read (it reads PGN, XQF, DhtmlXQ/UBB and UCCI position strings)"
-    )]
-    Unsupported(&'static str),
+    Unsupported(Lookalike),
     /// A PGN record that cannot be read.
-    #[error("PGN: {0}")]
     Pgn(#[from] PgnError),
     /// An XQF file that cannot be read.
-    #[error("XQF: {0}")]
     Xqf(#[from] XqfError),
     /// A DhtmlXQ record that cannot be read.
-    #[error("DhtmlXQ: {0}")]
     DhtmlXq(#[from] DhtmlXqError),
     /// A UCCI position string that cannot be read.
-    #[error("UCCI position: {0}")]
     Ucci(#[from] UcciError),
-    /// The record's source could not be read (a file's read failed).
-    #[error("cannot read it: {0}")]
+    /// The record's source could not be read (a file's read failed; the system's words).
     Io(String),
 }
+
+impl Words for RecordError {
+    fn words(&self, lang: Lang) -> String {
+        use RecordError::*;
+        let colon = lang.pick("：", ": ");
+        match (self, lang) {
+            (Empty, _) => lang.pick("棋谱为空", "the record is empty").into(),
+            (Unsupported(what), Lang::En) => format!(
+                "this looks like {}, which qili does not read (it reads PGN, XQF, DhtmlXQ/UBB and UCCI position strings)",
+                what.en
+            ),
+            (Unsupported(what), Lang::Zh) => format!(
+                "这看来是{}，qili不读这种格式（qili读PGN、XQF、DhtmlXQ/UBB棋谱和UCCI局面串）",
+                what.zh
+            ),
+            (Pgn(e), _) => format!("PGN{colon}{}", e.words(lang)),
+            (Xqf(e), _) => format!("XQF{colon}{}", e.words(lang)),
+            (DhtmlXq(e), _) => format!("DhtmlXQ{colon}{}", e.words(lang)),
+            (Ucci(e), _) => format!(
+                "{}{colon}{}",
+                lang.pick("UCCI局面串", "UCCI position"),
+                e.words(lang)
+            ),
+            (Io(e), Lang::En) => format!("cannot read it: {e}"),
+            (Io(e), Lang::Zh) => format!("无法读取：{e}"),
+        }
+    }
+}
+
+crate::lang::english_display!(RecordError);
 
 impl RecordError {
     /// The format the record was read as, if it is one qili reads.
@@ -113,22 +137,101 @@ impl RecordError {
     }
 }
 
+/// What a file in a format qili does not read looks like, in both languages.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Lookalike {
+    /// In English: `a ZIP archive`.
+    pub en: &'static str,
+    /// In Chinese: `ZIP压缩包`.
+    pub zh: &'static str,
+}
+
+const fn looks(en: &'static str, zh: &'static str) -> Lookalike {
+    Lookalike { en, zh }
+}
+
+/// Why a move of an XQF or DhtmlXQ record (stored as points) was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadMove {
+    /// XQF: the two point numbers are not both on the board (0–89).
+    Points {
+        /// The first point's number.
+        from: u8,
+        /// The second's.
+        to: u8,
+    },
+    /// DhtmlXQ: a point off the board.
+    OffBoard,
+    /// The move is not legal in turn.
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// Why it cannot be played.
+        why: IllegalMove,
+    },
+}
+
+impl Words for BadMove {
+    fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (BadMove::Points { from, to }, Lang::En) => {
+                format!("points {from} and {to} are not both on the board (0–89)")
+            }
+            (BadMove::Points { from, to }, Lang::Zh) => {
+                format!("点{from}和{to}不都在棋盘上（0–89）")
+            }
+            (BadMove::OffBoard, _) => lang
+                .pick(
+                    "有一点在棋盘外（纵线为0–8）",
+                    "a point off the board (files are 0–8)",
+                )
+                .into(),
+            (BadMove::Illegal { mv, why }, _) => {
+                format!("{mv}{}{}", lang.pick("：", ": "), why.words(lang))
+            }
+        }
+    }
+}
+
+crate::lang::english_display!(BadMove);
+
 /// Signatures of binary formats qili does not read, with what they are.
-const SIGNATURES: [(&[u8], &str); 14] = [
-    (b"CCBridge Record", "a CBR record (象棋桥 CCBridge)"),
-    (b"CCBridgeLibrary", "a CBL library (象棋桥 CCBridge)"),
-    (b"PK\x03\x04", "a ZIP archive"),
-    (b"\x1f\x8b", "a gzip archive"),
-    (b"Rar!\x1a\x07", "a RAR archive"),
-    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
-    (b"%PDF", "a PDF document"),
-    (b"\x89PNG", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"\xd0\xcf\x11\xe0", "an OLE document (Word, Excel, …)"),
-    (b"{\\rtf", "an RTF document"),
-    (b"\x7fELF", "an executable"),
-    (b"MZ", "a Windows executable"),
+const SIGNATURES: [(&[u8], Lookalike); 14] = [
+    (
+        b"CCBridge Record",
+        looks(
+            "a CBR record (象棋桥 CCBridge)",
+            "象棋桥（CCBridge）的CBR棋谱",
+        ),
+    ),
+    (
+        b"CCBridgeLibrary",
+        looks(
+            "a CBL library (象棋桥 CCBridge)",
+            "象棋桥（CCBridge）的CBL棋谱库",
+        ),
+    ),
+    (b"PK\x03\x04", looks("a ZIP archive", "ZIP压缩包")),
+    (b"\x1f\x8b", looks("a gzip archive", "gzip压缩包")),
+    (b"Rar!\x1a\x07", looks("a RAR archive", "RAR压缩包")),
+    (
+        b"7z\xbc\xaf\x27\x1c",
+        looks("a 7-Zip archive", "7-Zip压缩包"),
+    ),
+    (b"%PDF", looks("a PDF document", "PDF文档")),
+    (b"\x89PNG", looks("a PNG image", "PNG图片")),
+    (b"\xff\xd8\xff", looks("a JPEG image", "JPEG图片")),
+    (b"GIF8", looks("a GIF image", "GIF图片")),
+    (
+        b"\xd0\xcf\x11\xe0",
+        looks(
+            "an OLE document (Word, Excel, …)",
+            "OLE文档（Word、Excel等）",
+        ),
+    ),
+    (b"{\\rtf", looks("an RTF document", "RTF文档")),
+    (b"\x7fELF", looks("an executable", "可执行文件")),
+    (b"MZ", looks("a Windows executable", "Windows可执行文件")),
 ];
 
 /// Whether `bytes` start like an XQF file: `XQ` and a version byte (never a printable letter).
@@ -137,17 +240,23 @@ fn is_xqf(bytes: &[u8]) -> bool {
 }
 
 /// What a text that is no record qili reads looks like, if it looks like something.
-fn unsupported_text(text: &str) -> Option<&'static str> {
+fn unsupported_text(text: &str) -> Option<Lookalike> {
     let t = text.trim_start();
     let lower: String = t.chars().take(512).collect::<String>().to_ascii_lowercase();
     if lower.starts_with('<') {
         return Some(
             if lower.contains("chinesechessrecord") || lower.contains("<movelist") {
-                "a CBF record (象棋桥 CCBridge XML)"
+                looks(
+                    "a CBF record (象棋桥 CCBridge XML)",
+                    "象棋桥（CCBridge）的CBF棋谱（XML）",
+                )
             } else if lower.contains("<html") || lower.starts_with("<!doctype html") {
-                "an HTML page with no [DhtmlXQ] record in it"
+                looks(
+                    "an HTML page with no [DhtmlXQ] record in it",
+                    "不含[DhtmlXQ]棋谱的HTML网页",
+                )
             } else {
-                "an XML document"
+                looks("an XML document", "XML文档")
             },
         );
     }
@@ -158,9 +267,12 @@ fn unsupported_text(text: &str) -> Option<&'static str> {
     {
         return Some(
             if first_line.contains("\"expected\"") && first_line.contains("\"moves\"") {
-                "a qili case (run it with qili cases)"
+                looks(
+                    "a qili case (run it with qili cases)",
+                    "qili案例（请用qili cases运行）",
+                )
             } else {
-                "JSON"
+                looks("JSON", "JSON")
             },
         );
     }
@@ -170,7 +282,10 @@ fn unsupported_text(text: &str) -> Option<&'static str> {
         .take(4096)
         .filter(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\x0c' | '\x1a'))
         .count();
-    (control > 0).then_some("binary data in an unknown format")
+    (control > 0).then_some(looks(
+        "binary data in an unknown format",
+        "未知格式的二进制数据",
+    ))
 }
 
 /// The format `bytes` are in, or what they look like when qili does not read it.
@@ -179,7 +294,7 @@ pub fn format(bytes: &[u8]) -> Result<Format, RecordError> {
         return Ok(Format::Xqf);
     }
     if let Some((_, what)) = SIGNATURES.iter().find(|(sig, _)| bytes.starts_with(sig)) {
-        return Err(RecordError::Unsupported(what));
+        return Err(RecordError::Unsupported(*what));
     }
     let text = decode_text(bytes);
     if text.trim().is_empty() {

@@ -26,6 +26,7 @@
 use super::game::Game;
 use crate::color::Color;
 use crate::fen::FenError;
+use crate::lang::{Lang, Words, side_zh};
 use crate::moves::Move;
 use crate::notation::{Notation, NotationError, NotationErrorKind, parse_move, write_move};
 use crate::position::Position;
@@ -33,7 +34,6 @@ use std::fmt::Write;
 
 /// Why a record could not be read: which game (0-based) and line (1-based), and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("game {}, line {line}: {kind}", .game + 1)]
 pub struct PgnError {
     /// The game's index in the file, from 0.
     pub game: usize,
@@ -43,20 +43,26 @@ pub struct PgnError {
     pub kind: PgnErrorKind,
 }
 
+impl Words for PgnError {
+    fn words(&self, lang: Lang) -> String {
+        let (game, line, kind) = (self.game + 1, self.line, self.kind.words(lang));
+        match lang {
+            Lang::En => format!("game {game}, line {line}: {kind}"),
+            Lang::Zh => format!("第{game}局第{line}行：{kind}"),
+        }
+    }
+}
+
 /// The ways a record can be wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PgnErrorKind {
     /// Nothing that looks like a game.
-    #[error("no game found")]
     NoGame,
-    /// The record could not be read to its end (a file's read failed).
-    #[error("cannot read on: {0}")]
+    /// The record could not be read to its end (a file's read failed; the system's words).
     Io(String),
     /// A tag pair that is not `[Name "value"]`.
-    #[error("bad tag: {0}")]
-    BadTag(String),
+    BadTag(TagError),
     /// The `[FEN]` tag is not a valid position.
-    #[error("[FEN {fen:?}] is not a valid position: {source}")]
     BadFen {
         /// The tag's value.
         fen: String,
@@ -64,16 +70,12 @@ pub enum PgnErrorKind {
         source: FenError,
     },
     /// A `{` comment that is never closed.
-    #[error("a comment opened with '{{' here is never closed")]
     UnclosedComment,
     /// A `(` variation that is never closed.
-    #[error("a variation opened with '(' here is never closed")]
     UnclosedVariation,
     /// A `)` with no variation open.
-    #[error("')' closes no variation")]
     StrayParen,
     /// A move that cannot be read or is not legal.
-    #[error("move {move_number} ({side}, ply {ply} counting from 0) {text:?}: {}", .source.kind)]
     Move {
         /// Index of the move in the game, from 0.
         ply: usize,
@@ -87,6 +89,93 @@ pub enum PgnErrorKind {
         source: NotationError,
     },
 }
+
+impl Words for PgnErrorKind {
+    fn words(&self, lang: Lang) -> String {
+        use PgnErrorKind::*;
+        match (self, lang) {
+            (NoGame, _) => lang.pick("没有找到棋局", "no game found").into(),
+            (Io(e), Lang::En) => format!("cannot read on: {e}"),
+            (Io(e), Lang::Zh) => format!("无法继续读取：{e}"),
+            (BadTag(e), Lang::En) => format!("bad tag: {}", e.words(lang)),
+            (BadTag(e), Lang::Zh) => format!("标签有误：{}", e.words(lang)),
+            (BadFen { fen, source }, Lang::En) => {
+                format!("[FEN {fen:?}] is not a valid position: {source}")
+            }
+            (BadFen { fen, source }, Lang::Zh) => {
+                format!("[FEN {fen:?}]不是有效局面：{}", source.words(lang))
+            }
+            (UnclosedComment, _) => lang
+                .pick(
+                    "此处以“{”开始的注释没有结束",
+                    "a comment opened with '{' here is never closed",
+                )
+                .into(),
+            (UnclosedVariation, _) => lang
+                .pick(
+                    "此处以“(”开始的变着没有结束",
+                    "a variation opened with '(' here is never closed",
+                )
+                .into(),
+            (StrayParen, _) => lang
+                .pick("“)”没有对应的变着", "')' closes no variation")
+                .into(),
+            (
+                Move {
+                    ply,
+                    move_number,
+                    side,
+                    text,
+                    source,
+                },
+                _,
+            ) => {
+                let reason = source.kind.words(lang);
+                match lang {
+                    Lang::En => format!(
+                        "move {move_number} ({side}, ply {ply} counting from 0) {text:?}: {reason}"
+                    ),
+                    Lang::Zh => format!(
+                        "第{move_number}回合{}着法{text:?}（从0数起第{ply}着）：{reason}",
+                        side_zh(*side)
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// Why a tag pair is not `[Name "value"]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TagError {
+    /// `[` with no name after it.
+    NoName,
+    /// A quoted value with no closing quote.
+    Unquoted(String),
+    /// A tag with no closing `]`.
+    Unclosed(String),
+}
+
+impl Words for TagError {
+    fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (TagError::NoName, _) => lang
+                .pick(
+                    "标签需要名称，如[Event \"…\"]",
+                    "a tag needs a name, as in [Event \"…\"]",
+                )
+                .into(),
+            (TagError::Unquoted(name), Lang::En) => {
+                format!("the value of [{name}] has no closing '\"'")
+            }
+            (TagError::Unquoted(name), Lang::Zh) => format!("[{name}]的值缺少后引号“\"”"),
+            (TagError::Unclosed(name), Lang::En) => format!("[{name}] is not closed with ']'"),
+            (TagError::Unclosed(name), Lang::Zh) => format!("[{name}]缺少“]”"),
+        }
+    }
+}
+
+crate::lang::english_display!(PgnError, PgnErrorKind, TagError);
 
 impl PgnError {
     /// The ply (0-based index of the move) the error is about, if it is about a move.
@@ -505,13 +594,13 @@ impl<'a> Lexer<'a> {
         let rest = &self.text[self.at..];
         let end_of_line = rest.find('\n').unwrap_or(rest.len());
         let content = &rest[..end_of_line];
-        let bad = |why: &str| (line, PgnErrorKind::BadTag(why.to_string()));
+        let bad = |why: TagError| (line, PgnErrorKind::BadTag(why));
         let name_len = content
             .find(|c: char| c.is_whitespace() || c == '"' || c == ']')
             .unwrap_or(content.len());
         let name = content[..name_len].to_string();
         if name.is_empty() {
-            return Err(bad("a tag needs a name, as in [Event \"…\"]"));
+            return Err(bad(TagError::NoName));
         }
         let after = content[name_len..].trim_start();
         let skipped = content.len() - after.len();
@@ -534,17 +623,17 @@ impl<'a> Lexer<'a> {
                 }
             }
             let Some(close) = close else {
-                return Err(bad(&format!("the value of [{name}] has no closing '\"'")));
+                return Err(bad(TagError::Unquoted(name)));
             };
             let tail = &quoted[close + 1..];
             let Some(bracket) = tail.find(']') else {
-                return Err(bad(&format!("[{name}] is not closed with ']'")));
+                return Err(bad(TagError::Unclosed(name)));
             };
             (value, skipped + 1 + close + 1 + bracket + 1)
         } else {
             // Lenient: an unquoted value runs to the ']'.
             let Some(bracket) = after.find(']') else {
-                return Err(bad(&format!("[{name}] is not closed with ']'")));
+                return Err(bad(TagError::Unclosed(name)));
             };
             (after[..bracket].trim().to_string(), skipped + bracket + 1)
         };

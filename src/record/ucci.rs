@@ -14,7 +14,8 @@
 
 use super::Game;
 use crate::fen::FenError;
-use crate::notation::{Notation, parse_move};
+use crate::lang::{Lang, Words};
+use crate::notation::{Notation, NotationErrorKind, parse_move};
 use crate::position::Position;
 
 /// A position string taken apart: the start and the move texts after `moves`, not yet checked.
@@ -30,16 +31,12 @@ pub struct PositionString {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UcciError {
     /// Nothing but white space.
-    #[error("empty position string")]
     Empty,
     /// `position` followed by neither `startpos` nor `fen`.
-    #[error("{0:?} after \"position\": expected startpos or fen")]
     NoStart(String),
     /// `fen` with no FEN after it.
-    #[error("\"fen\" is not followed by a FEN")]
     MissingFen,
     /// The FEN is not a valid position.
-    #[error("FEN {fen:?}: {source}")]
     Fen {
         /// The FEN as written.
         fen: String,
@@ -47,19 +44,50 @@ pub enum UcciError {
         source: FenError,
     },
     /// A word where `moves` (or the end) should be.
-    #[error("{0:?} after the position: expected \"moves\" and the moves")]
     Unexpected(String),
     /// A move that is not an ICCS move legal in turn.
-    #[error("move {ply} (counting from 0) {text:?}: {reason}")]
     Move {
         /// Index of the move, from 0.
         ply: usize,
         /// The move's text.
         text: String,
         /// Why it was rejected.
-        reason: String,
+        reason: NotationErrorKind,
     },
 }
+
+impl Words for UcciError {
+    fn words(&self, lang: Lang) -> String {
+        use UcciError::*;
+        match (self, lang) {
+            (Empty, _) => lang.pick("局面串为空", "empty position string").into(),
+            (NoStart(w), Lang::En) => {
+                format!("{w:?} after \"position\": expected startpos or fen")
+            }
+            (NoStart(w), Lang::Zh) => format!("“position”之后是{w:?}：应为startpos或fen"),
+            (MissingFen, _) => lang
+                .pick("“fen”之后没有FEN", "\"fen\" is not followed by a FEN")
+                .into(),
+            (Fen { fen, source }, Lang::En) => format!("FEN {fen:?}: {source}"),
+            (Fen { fen, source }, Lang::Zh) => format!("FEN {fen:?}：{}", source.words(lang)),
+            (Unexpected(w), Lang::En) => {
+                format!("{w:?} after the position: expected \"moves\" and the moves")
+            }
+            (Unexpected(w), Lang::Zh) => format!("局面之后是{w:?}：应为“moves”及着法"),
+            (Move { ply, text, reason }, Lang::En) => {
+                format!(
+                    "move {ply} (counting from 0) {text:?}: {}",
+                    reason.words(lang)
+                )
+            }
+            (Move { ply, text, reason }, Lang::Zh) => {
+                format!("从0数起第{ply}着{text:?}：{}", reason.words(lang))
+            }
+        }
+    }
+}
+
+crate::lang::english_display!(UcciError);
 
 /// The keywords a position string starts with; a FEN never starts with one of them.
 const KEYWORDS: [&str; 3] = ["position", "startpos", "fen"];
@@ -124,7 +152,7 @@ pub fn read(text: &str) -> Result<Game, UcciError> {
         let m = parse_move(&pos, &text, Some(Notation::Iccs)).map_err(|e| UcciError::Move {
             ply,
             text: text.clone(),
-            reason: e.kind.to_string(),
+            reason: e.kind,
         })?;
         pos.play_unchecked(m);
         game.moves.push(m);

@@ -29,10 +29,11 @@
 //! }
 //! ```
 
-use super::Game;
 use super::layout;
+use super::{BadMove, Game};
 use crate::color::Color;
 use crate::fen::FenError;
+use crate::lang::{Lang, Words};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -65,26 +66,21 @@ const STRINGS: [(usize, usize, &str); 11] = [
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum XqfError {
     /// It does not start with `XQ`.
-    #[error("no \"XQ\" signature: not an XQF file")]
     NoSignature,
     /// It ends before a part it announces.
-    #[error("the file ends at byte {len} inside {what} (byte {at})")]
     Truncated {
         /// What was being read.
-        what: String,
+        what: XqfPart,
         /// Where it starts.
         at: usize,
         /// The file's length.
         len: usize,
     },
     /// A version newer than XQStudio 1.8.
-    #[error("version {0} is newer than XQStudio 1.8 (18), the newest qili reads")]
     Version(u8),
     /// The key bytes do not add up (XQStudio refuses such files too).
-    #[error("the keys do not add up to 0 modulo 256 (they add up to {0}): the header is damaged")]
     Keys(u8),
     /// Two pieces of the layout on one point.
-    #[error("pieces {first} and {second} (from 1) of the start are both on {square}")]
     SamePoint {
         /// The point.
         square: Square,
@@ -94,20 +90,17 @@ pub enum XqfError {
         second: usize,
     },
     /// The layout is not a valid position.
-    #[error("the start is not a valid position: {0}")]
     Position(FenError),
     /// A move record that is not a legal move.
-    #[error("move {ply} (counting from 0, record at byte {at}): {reason}")]
     Move {
         /// Index of the move, from 0.
         ply: usize,
         /// Where its record starts.
         at: usize,
         /// Why it was rejected.
-        reason: String,
+        reason: BadMove,
     },
     /// A comment length below zero.
-    #[error("the comment of the record at byte {at} has length {len}")]
     CommentLength {
         /// Where the record starts.
         at: usize,
@@ -115,6 +108,98 @@ pub enum XqfError {
         len: i64,
     },
 }
+
+/// A part of an XQF file, as an error names it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum XqfPart {
+    /// The 1024-byte header.
+    Header,
+    /// A move record.
+    MoveRecord,
+    /// A comment's length.
+    CommentLength,
+    /// A comment.
+    Comment,
+}
+
+impl XqfPart {
+    fn words(self, lang: Lang) -> &'static str {
+        match self {
+            XqfPart::Header => lang.pick("1024字节的文件头", "the 1024-byte header"),
+            XqfPart::MoveRecord => lang.pick("着法记录", "a move record"),
+            XqfPart::CommentLength => lang.pick("注释长度", "a comment length"),
+            XqfPart::Comment => lang.pick("注释", "a comment"),
+        }
+    }
+}
+
+impl Words for XqfError {
+    fn words(&self, lang: Lang) -> String {
+        use XqfError::*;
+        match (self, lang) {
+            (NoSignature, _) => lang
+                .pick(
+                    "没有“XQ”标记：不是XQF文件",
+                    "no \"XQ\" signature: not an XQF file",
+                )
+                .into(),
+            (Truncated { what, at, len }, Lang::En) => format!(
+                "the file ends at byte {len} inside {} (byte {at})",
+                what.words(lang)
+            ),
+            (Truncated { what, at, len }, Lang::Zh) => format!(
+                "文件在第{len}字节处结束，{}（始于第{at}字节）不完整",
+                what.words(lang)
+            ),
+            (Version(v), Lang::En) => {
+                format!("version {v} is newer than XQStudio 1.8 (18), the newest qili reads")
+            }
+            (Version(v), Lang::Zh) => {
+                format!("版本{v}比XQStudio 1.8（18）新，qili只读到该版本")
+            }
+            (Keys(sum), Lang::En) => format!(
+                "the keys do not add up to 0 modulo 256 (they add up to {sum}): the header is damaged"
+            ),
+            (Keys(sum), Lang::Zh) => {
+                format!("密钥之和模256不为0（和为{sum}）：文件头已损坏")
+            }
+            (
+                SamePoint {
+                    square,
+                    first,
+                    second,
+                },
+                Lang::En,
+            ) => format!("pieces {first} and {second} (from 1) of the start are both on {square}"),
+            (
+                SamePoint {
+                    square,
+                    first,
+                    second,
+                },
+                Lang::Zh,
+            ) => format!("开局{}", layout::same_point_zh(*square, *first, *second)),
+            (Position(e), Lang::En) => format!("the start is not a valid position: {e}"),
+            (Position(e), Lang::Zh) => format!("开局不是有效局面：{}", e.words(lang)),
+            (Move { ply, at, reason }, Lang::En) => format!(
+                "move {ply} (counting from 0, record at byte {at}): {}",
+                reason.words(lang)
+            ),
+            (Move { ply, at, reason }, Lang::Zh) => format!(
+                "从0数起第{ply}着（记录始于第{at}字节）：{}",
+                reason.words(lang)
+            ),
+            (CommentLength { at, len }, Lang::En) => {
+                format!("the comment of the record at byte {at} has length {len}")
+            }
+            (CommentLength { at, len }, Lang::Zh) => {
+                format!("第{at}字节处记录的注释长度为{len}")
+            }
+        }
+    }
+}
+
+crate::lang::english_display!(XqfError);
 
 /// The key bytes of an encrypted file (1.1 and later), as the header stores them. The key sum
 /// is computed so that the keys add up to 0 modulo 256.
@@ -242,12 +327,12 @@ struct Record {
 }
 
 impl Records<'_> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], XqfError> {
+    fn take(&mut self, n: usize, what: XqfPart) -> Result<&[u8], XqfError> {
         let start = self.at;
         let end = start.checked_add(n).filter(|&e| e <= self.data.len());
         let Some(end) = end else {
             return Err(XqfError::Truncated {
-                what: what.to_string(),
+                what,
                 at: HEADER_LEN + start,
                 len: HEADER_LEN + self.data.len(),
             });
@@ -258,7 +343,7 @@ impl Records<'_> {
 
     fn next(&mut self) -> Result<Record, XqfError> {
         let at = HEADER_LEN + self.at;
-        let r = self.take(4, "a move record")?;
+        let r = self.take(4, XqfPart::MoveRecord)?;
         let (from, to, flags) = (r[0], r[1], r[2]);
         let (next, commented) = if self.version <= 10 {
             (flags & 0xF0 != 0, true)
@@ -266,10 +351,10 @@ impl Records<'_> {
             (flags & 0x80 != 0, flags & 0x20 != 0)
         };
         if commented {
-            let l = self.take(4, "a comment length")?;
+            let l = self.take(4, XqfPart::CommentLength)?;
             let len = i64::from(i32::from_le_bytes([l[0], l[1], l[2], l[3]])) - self.cipher.comment;
             let len = usize::try_from(len).map_err(|_| XqfError::CommentLength { at, len })?;
-            self.take(len, "a comment")?;
+            self.take(len, XqfPart::Comment)?;
         }
         Ok(Record {
             at,
@@ -287,7 +372,7 @@ pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
     }
     if bytes.len() < HEADER_LEN {
         return Err(XqfError::Truncated {
-            what: "the 1024-byte header".to_string(),
+            what: XqfPart::Header,
             at: 0,
             len: bytes.len(),
         });
@@ -372,19 +457,20 @@ pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
 
     let mut pos = start;
     for (ply, r) in line.iter().enumerate() {
-        let bad = |reason: String| XqfError::Move {
+        let bad = |reason: BadMove| XqfError::Move {
             ply,
             at: r.at,
             reason,
         };
         let (Some(from), Some(to)) = (point(r.from), point(r.to)) else {
-            return Err(bad(format!(
-                "points {} and {} are not both on the board (0–89)",
-                r.from, r.to
-            )));
+            return Err(bad(BadMove::Points {
+                from: r.from,
+                to: r.to,
+            }));
         };
         let m = Move::new(from, to);
-        pos.check_legal(m).map_err(|e| bad(format!("{m}: {e}")))?;
+        pos.check_legal(m)
+            .map_err(|why| bad(BadMove::Illegal { mv: m, why }))?;
         pos.play_unchecked(m);
         game.moves.push(m);
         game.texts.push(m.to_string());

@@ -25,8 +25,9 @@ use super::handler::QiliService;
 use super::pb;
 use super::pb::qili_server::Qili;
 use super::pool::Lane;
+use crate::lang::Words;
 use crate::position::Position;
-use crate::record::dispute::{At, Dispute, round_of, split_moves};
+use crate::record::dispute::{At, Dispute, Title, round_of, split_moves};
 use crate::referee::forbidden_after;
 use crate::request::RequestError;
 use crate::sheet::{self, Lang};
@@ -666,6 +667,8 @@ async fn record(
     JsonBody(request): JsonBody<DeskRequest>,
 ) -> Result<Response, HttpError> {
     let start = Instant::now();
+    // The titles and the error in the page's language (a page in both languages: English).
+    let said = lang(&request.lang)?.0.once();
     let bytes = record_bytes(&request.record)?;
     let skip = request.games_from.saturating_sub(1);
     let (list, total) = in_pool(&service, start, &headers, move || {
@@ -677,7 +680,7 @@ async fn record(
             .take(LISTED_GAMES)
             .map(|(i, g)| GameInfo {
                 number: i + 1,
-                title: crate::record::dispute::title(g),
+                title: Title::of(g).words(said),
                 plies: g.moves.len(),
                 last_round: g
                     .moves
@@ -689,7 +692,10 @@ async fn record(
         Ok::<_, crate::record::RecordError>((list, games.len()))
     })
     .await?
-    .map_err(|e| HttpError::invalid("record", format!("record: {e}")))?;
+    .map_err(|e| {
+        let colon = said.pick("：", ": ");
+        HttpError::invalid("record", format!("record{colon}{}", e.words(said)))
+    })?;
     Ok(json(
         StatusCode::OK,
         &serde_json::json!({ "games": list, "total": total }),
@@ -705,14 +711,15 @@ async fn desk_ruling(
 ) -> Result<Response, HttpError> {
     let start = Instant::now();
     let (lang, language) = lang(&q.lang)?;
+    let said = lang.once();
+    let colon = said.pick("：", ": ");
     let from_record = !q.record.trim().is_empty();
     let dispute = if from_record {
         let at = match q.at.trim() {
             "" => None,
-            text => Some(
-                text.parse::<At>()
-                    .map_err(|e| HttpError::invalid("at", abridge(&format!("at: {e}"), text)))?,
-            ),
+            text => Some(text.parse::<At>().map_err(|e| {
+                HttpError::invalid("at", abridge(&format!("at{colon}{}", e.words(said)), text))
+            })?),
         };
         let bytes = record_bytes(&q.record)?;
         let (name, game) = (record_name(&q.name), q.game);
@@ -726,7 +733,10 @@ async fn desk_ruling(
                 crate::record::dispute::DisputeError::NotInGame { .. } => "at",
                 _ => "game",
             };
-            HttpError::invalid(field, abridge(&format!("{field}: {e}"), ""))
+            HttpError::invalid(
+                field,
+                abridge(&format!("{field}{colon}{}", e.words(said)), ""),
+            )
         })?;
         Some(dispute)
     } else if !q.at.trim().is_empty() {

@@ -3,6 +3,7 @@
 
 use crate::color::Color;
 use crate::piece::Piece;
+use crate::record::dispute::Title;
 use crate::referee::ForbiddenMove;
 use crate::rules::{ArticleId, IdleKind, MoveKind, Pattern, Protection, Ruleset, Verdict};
 use crate::square::Square;
@@ -56,6 +57,14 @@ impl Lang {
                 crate::rules::words::Lang::Zh => self.zh(),
                 crate::rules::words::Lang::En => self.en(),
             })
+    }
+
+    /// The language of a text said once: Chinese for a Chinese sheet, else English.
+    pub fn once(self) -> crate::lang::Lang {
+        match self {
+            Lang::Zh => crate::lang::Lang::Zh,
+            Lang::En | Lang::Both => crate::lang::Lang::En,
+        }
     }
 
     /// The BCP 47 tag of the language (`zh-Hans`, `en`; `zh-Hans` for both, which reads Chinese first).
@@ -219,7 +228,8 @@ pub fn move_at(lang: Lang, round: u32, c: Color, chinese: &str, iccs: &str) -> S
 }
 
 /// A game's title with its length: `…，共66着` / `…, 66 plies`.
-pub fn game_title(lang: Lang, title: &str, plies: usize) -> String {
+pub fn game_title(lang: Lang, title: &Title, plies: usize) -> String {
+    let title = crate::lang::Words::words(title, lang.once());
     let length = lang.label(&format!("共{plies}着"), &format!("{plies} plies"));
     match (title.is_empty(), lang) {
         (true, _) => length,

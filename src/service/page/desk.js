@@ -89,7 +89,7 @@
     }
     clearError();
     from = from || 1;
-    post("/desk/record", { record: record.bytes, name: record.name, games_from: from })
+    post("/desk/record", { record: record.bytes, name: record.name, games_from: from, lang: lang() })
       .then(function (r) { return r.json(); })
       .then(function (answer) {
         var chosen = select.dataset.chosen;
