@@ -560,3 +560,126 @@ async fn the_page_lists_and_refuses_records_in_its_language() {
         assert!(message.starts_with(said), "{lang}: {message}");
     }
 }
+
+#[tokio::test]
+async fn the_http_layer_says_its_own_errors_in_the_language_asked() {
+    use tonic::codegen::http::Method;
+    let server = Server::start();
+    let http = Http::new(&server);
+    // No page or call there; the wrong method: Accept-Language decides.
+    let zh = [("accept-language", "zh-CN,zh;q=0.9,en;q=0.8")];
+    let e = http
+        .send_with(Method::GET, "/nowhere", &zh, Vec::new())
+        .await
+        .assert_error(404, "ERROR_CODE_NOT_FOUND", "");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("没有这个页面或调用：\"/nowhere\""),
+        "{e}"
+    );
+    let e = http
+        .send_with(
+            Method::GET,
+            "/nowhere",
+            &[("accept-language", "en,zh;q=0.5")],
+            Vec::new(),
+        )
+        .await
+        .assert_error(404, "ERROR_CODE_NOT_FOUND", "");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no such page or call: \"/nowhere\""),
+        "{e}"
+    );
+    let e = http
+        .get("/v1/adjudicate")
+        .await
+        .assert_error(405, "ERROR_CODE_UNIMPLEMENTED", "");
+    assert!(
+        e["message"].as_str().unwrap().contains("not allowed here"),
+        "{e}"
+    );
+    // A body that is not JSON; a field of the wrong type, in the body's language.
+    let e = http
+        .send_with(
+            Method::POST,
+            "/v1/adjudicate",
+            &[("content-type", "application/json"), zh[0]],
+            b"{".to_vec(),
+        )
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("request：不是一个JSON值："),
+        "{e}"
+    );
+    let e = http
+        .post(
+            "/v1/adjudicate",
+            &serde_json::json!({"moves": 7, "language": "LANGUAGE_ZH"}),
+        )
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "moves");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("moves：无法读取（"),
+        "{e}"
+    );
+    let e = http
+        .post("/v1/adjudicate", &serde_json::json!({"moves": 7}))
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "moves");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("moves: invalid type"),
+        "{e}"
+    );
+    // The page's own fields.
+    let e = http
+        .post(
+            "/desk/ruling",
+            &serde_json::json!({"moves": "h2e2", "at": "3", "lang": "zh"}),
+        )
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "at");
+    assert!(
+        e["message"].as_str().unwrap().starts_with("at：只用于棋谱"),
+        "{e}"
+    );
+    let e = http
+        .post(
+            "/desk/record",
+            &serde_json::json!({"record": "not base64!", "lang": "zh"}),
+        )
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "record");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("record：不是base64"),
+        "{e}"
+    );
+    let e = http
+        .get("/v1/board.svg?move=h2e2&notation=xx&lang=zh")
+        .await
+        .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "notation");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("notation：未知的记谱法\"xx\""),
+        "{e}"
+    );
+}

@@ -73,7 +73,7 @@ impl Http {
             .await
     }
 
-    async fn send_with(
+    pub(super) async fn send_with(
         &self,
         method: Method,
         path: &str,
@@ -104,7 +104,7 @@ impl Http {
         }
     }
 
-    async fn get(&self, path: &str) -> Answer {
+    pub(super) async fn get(&self, path: &str) -> Answer {
         self.send(Method::GET, path, "text/plain", Vec::new()).await
     }
 

@@ -25,7 +25,7 @@ use super::handler::QiliService;
 use super::pb;
 use super::pb::qili_server::Qili;
 use super::pool::Lane;
-use crate::lang::Words;
+use crate::lang::{Lang as Said, Words};
 use crate::position::Position;
 use crate::record::dispute::{At, Dispute, Title, round_of, split_moves};
 use crate::referee::forbidden_after;
@@ -245,51 +245,77 @@ fn json(status: StatusCode, body: &impl serde::Serialize) -> Response {
     }
 }
 
-async fn not_found(uri: tonic::codegen::http::Uri) -> HttpError {
+/// The language a request asks for its errors when no field of it says: Chinese when its
+/// `Accept-Language` ranks a Chinese tag (`zh`, `zh-CN`, …) first, else English.
+fn asked(headers: &HeaderMap) -> Said {
+    let mut best: Option<(f32, bool)> = None;
+    let ranges = headers
+        .get_all(header::ACCEPT_LANGUAGE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','));
+    for range in ranges {
+        let mut parts = range.split(';');
+        let tag = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if !tag.is_empty() && best.is_none_or(|(top, _)| q > top) {
+            best = Some((q, tag == "zh" || tag.starts_with("zh-")));
+        }
+    }
+    if best.is_some_and(|(_, zh)| zh) {
+        Said::Zh
+    } else {
+        Said::En
+    }
+}
+
+async fn not_found(uri: tonic::codegen::http::Uri, headers: HeaderMap) -> HttpError {
     let path = uri.path();
-    HttpError::new(
-        Code::NotFound,
-        "",
-        None,
-        abridge(
-            &format!(
-                "no such page or call: {path:?}; see GET / (the page), POST /v1/adjudicate, POST /v1/status, POST /v1/analyze, GET /v1/rulesets, GET /v1/board.svg"
-            ),
-            path,
+    let calls = "GET /, POST /v1/adjudicate, POST /v1/status, POST /v1/analyze, GET /v1/rulesets, GET /v1/board.svg";
+    let said = match asked(&headers) {
+        Said::En => format!(
+            "no such page or call: {path:?}; see GET / (the page), POST /v1/adjudicate, POST /v1/status, POST /v1/analyze, GET /v1/rulesets, GET /v1/board.svg"
         ),
-    )
+        Said::Zh => format!("没有这个页面或调用：{path:?}；请见{calls}（GET /是页面）"),
+    };
+    HttpError::new(Code::NotFound, "", None, abridge(&said, path))
 }
 
 async fn wrong_method(
     method: tonic::codegen::http::Method,
     uri: tonic::codegen::http::Uri,
+    headers: HeaderMap,
 ) -> HttpError {
     let path = uri.path();
-    HttpError::new(
-        Code::Unimplemented,
-        "",
-        None,
-        abridge(
-            &format!(
-                "{method} {path:?}: not allowed here (the /v1 calls that take a body are POST, the others GET)"
-            ),
-            path,
+    let said = match asked(&headers) {
+        Said::En => format!(
+            "{method} {path:?}: not allowed here (the /v1 calls that take a body are POST, the others GET)"
         ),
-    )
+        Said::Zh => {
+            format!("{method} {path:?}：此处不允许这种方法（/v1中带请求体的调用用POST，其余用GET）")
+        }
+    };
+    HttpError::new(Code::Unimplemented, "", None, abridge(&said, path))
 }
 
-/// The body, or RESOURCE_EXHAUSTED when it is over the size limit.
-fn body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, HttpError> {
+/// The body, or RESOURCE_EXHAUSTED when it is over the size limit; errors in `said`.
+fn body(body: Result<Bytes, BytesRejection>, said: Said) -> Result<Bytes, HttpError> {
+    let request = said.pick("request：", "request: ");
     body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            too_large()
+            too_large(said)
         } else if let Some(late) = timed_out(&e) {
+            let message = format!("{request}{late}");
             HttpError {
                 http: Some(StatusCode::REQUEST_TIMEOUT),
-                ..HttpError::new(Code::DeadlineExceeded, "", None, format!("request: {late}"))
+                ..HttpError::new(Code::DeadlineExceeded, "", None, message)
             }
         } else {
-            HttpError::invalid("", format!("request: cannot read the body: {e}"))
+            let why = said.pick("无法读取请求体", "cannot read the body");
+            HttpError::invalid("", format!("{request}{why}{}{e}", said.pick("：", ": ")))
         }
     })
 }
@@ -306,12 +332,16 @@ fn timed_out(e: &BytesRejection) -> Option<&BodyTimeout> {
     None
 }
 
-fn too_large() -> HttpError {
+fn too_large(said: Said) -> HttpError {
     HttpError::new(
         Code::ResourceExhausted,
         "",
         None,
-        "request: the body is larger than the limit (qili serve --max-message-bytes)".to_string(),
+        said.pick(
+            "request：请求体超过上限（qili serve --max-message-bytes）",
+            "request: the body is larger than the limit (qili serve --max-message-bytes)",
+        )
+        .to_string(),
     )
 }
 
@@ -337,13 +367,17 @@ where
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.split(';').next())
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        let said = asked(request.headers());
         if !json {
             return Err(HttpError {
                 http: Some(StatusCode::UNSUPPORTED_MEDIA_TYPE),
                 ..HttpError::invalid(
                     "",
-                    "request: the body must be JSON, sent with content-type: application/json"
-                        .to_string(),
+                    said.pick(
+                        "request：请求体须为JSON，以content-type: application/json发送",
+                        "request: the body must be JSON, sent with content-type: application/json",
+                    )
+                    .to_string(),
                 )
             });
         }
@@ -355,29 +389,34 @@ where
             .and_then(|v| v.parse::<u64>().ok());
         let limit = service.config().max_message_bytes;
         if declared.is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
-            return Err(too_large());
+            return Err(too_large(said));
         }
-        let bytes = body(Bytes::from_request(request, service).await)?;
-        decode(&bytes).map(JsonBody)
+        let bytes = body(Bytes::from_request(request, service).await, said)?;
+        decode(&bytes, said).map(JsonBody)
     }
 }
 
 /// The JSON API's reading of a request body (what its extractor does once the content type and size
 /// are checked): the message, or the error answer the call gets (code, field, ply, message).
 pub fn decode_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, pb::Error> {
-    decode(bytes).map_err(|e| e.error)
+    decode(bytes, Said::En).map_err(|e| e.error)
 }
 
 /// A message from its JSON (proto3 mapping, or the page's own requests); a bad one is
-/// INVALID_ARGUMENT naming the field (`moves` and its index for a bad move).
-fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HttpError> {
+/// INVALID_ARGUMENT naming the field (`moves` and its index for a bad move), in the language the
+/// body asks for (`language`, or the page's `lang`), else in `said` (serde's reason stays English).
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], said: Said) -> Result<T, HttpError> {
     // `from_slice` rejects anything after the value.
     let mut value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
-        HttpError::invalid(
-            "",
-            abridge(&format!("request: not one JSON value: {e}"), ""),
-        )
+        let message = match said {
+            Said::En => format!("request: not one JSON value: {e}"),
+            Said::Zh => format!("request：不是一个JSON值：{e}"),
+        };
+        HttpError::invalid("", abridge(&message, ""))
     })?;
+    let zh = matches!(value.get("language"), Some(l) if *l == "LANGUAGE_ZH" || *l == 1)
+        || value.get("lang").is_some_and(|l| l == "zh");
+    let said = if zh { Said::Zh } else { said };
     drop_nulls(&mut value);
     serde_path_to_error::deserialize(value).map_err(|e| {
         let mut segments = e.path().iter();
@@ -392,7 +431,11 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HttpError> 
         let inner = e.into_inner();
         let name = if field.is_empty() { "request" } else { &field };
         let at = ply.map_or(String::new(), |p| format!("[{p}]"));
-        let message = abridge(&format!("{name}{at}: {inner}"), "");
+        let message = match said {
+            Said::En => format!("{name}{at}: {inner}"),
+            Said::Zh => format!("{name}{at}：无法读取（{inner}）"),
+        };
+        let message = abridge(&message, "");
         HttpError::new(Code::InvalidArgument, &field, ply, message)
     })
 }
@@ -485,38 +528,41 @@ async fn rulesets(State(service): State<QiliService>) -> Result<Response, HttpEr
     Ok(json(StatusCode::OK, answer.get_ref()))
 }
 
-/// The language named in a query or form (`zh`, `en`, `both`; empty: both).
-fn lang(name: &str) -> Result<(Lang, pb::Language), HttpError> {
+/// The language named in a query or form (`zh`, `en`, `both`; empty: both); an unknown one is
+/// refused in `said`.
+fn lang(name: &str, said: Said) -> Result<(Lang, pb::Language), HttpError> {
     match name.trim() {
         "" | "both" => Ok((Lang::Both, pb::Language::Both)),
         "zh" => Ok((Lang::Zh, pb::Language::Zh)),
         "en" => Ok((Lang::En, pb::Language::En)),
-        other => Err(HttpError::invalid(
-            "lang",
-            abridge(
-                &format!("lang: unknown language {other:?}: expected zh, en or both"),
-                other,
-            ),
-        )),
+        other => {
+            let message = match said {
+                Said::En => format!("lang: unknown language {other:?}: expected zh, en or both"),
+                Said::Zh => format!("lang：未知的语言{other:?}：应为zh、en或both"),
+            };
+            Err(HttpError::invalid("lang", abridge(&message, other)))
+        }
     }
 }
 
 /// The notation named in a query (`auto`, `iccs`, `wxf`, `chinese`; empty: auto).
-fn notation(name: &str) -> Result<pb::Notation, HttpError> {
+fn notation(name: &str, said: Said) -> Result<pb::Notation, HttpError> {
     match name.trim() {
         "" | "auto" => Ok(pb::Notation::Auto),
         "iccs" => Ok(pb::Notation::Iccs),
         "wxf" => Ok(pb::Notation::Wxf),
         "chinese" => Ok(pb::Notation::Chinese),
-        other => Err(HttpError::invalid(
-            "notation",
-            abridge(
-                &format!(
+        other => {
+            let message = match said {
+                Said::En => format!(
                     "notation: unknown notation {other:?}: expected auto, iccs, wxf or chinese"
                 ),
-                other,
-            ),
-        )),
+                Said::Zh => {
+                    format!("notation：未知的记谱法{other:?}：应为auto、iccs、wxf或chinese")
+                }
+            };
+            Err(HttpError::invalid("notation", abridge(&message, other)))
+        }
     }
 }
 
@@ -537,8 +583,20 @@ async fn board(
     headers: HeaderMap,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Response, HttpError> {
-    let Query(q) = query.map_err(|e| HttpError::invalid("", format!("request: bad query: {e}")))?;
-    let (lang, language) = lang(&q.lang)?;
+    let said = asked(&headers);
+    let Query(q) = query.map_err(|e| {
+        let message = match said {
+            Said::En => format!("request: bad query: {e}"),
+            Said::Zh => format!("request：查询串有误：{e}"),
+        };
+        HttpError::invalid("", message)
+    })?;
+    let (lang, language) = lang(&q.lang, said)?;
+    let said = match lang {
+        Lang::Zh => Said::Zh,
+        Lang::En => Said::En,
+        Lang::Both => said,
+    };
     let svg = if q.mv.trim().is_empty() {
         let position = if q.fen.trim().is_empty() {
             Position::start()
@@ -552,7 +610,7 @@ async fn board(
             request_id: String::new(),
             fen: q.fen,
             r#move: q.mv,
-            notation: notation(&q.notation)?.into(),
+            notation: notation(&q.notation, said)?.into(),
             ruleset: q.ruleset,
             defensive_key_point: None,
             language: language.into(),
@@ -618,10 +676,16 @@ struct DeskRequest {
     games_from: usize,
 }
 
-fn record_bytes(text: &str) -> Result<Vec<u8>, HttpError> {
+fn record_bytes(text: &str, said: Said) -> Result<Vec<u8>, HttpError> {
     base64::engine::general_purpose::STANDARD
         .decode(text.trim())
-        .map_err(|e| HttpError::invalid("record", format!("record: not base64: {e}")))
+        .map_err(|e| {
+            let message = match said {
+                Said::En => format!("record: not base64: {e}"),
+                Said::Zh => format!("record：不是base64：{e}"),
+            };
+            HttpError::invalid("record", message)
+        })
 }
 
 fn record_name(name: &str) -> String {
@@ -668,8 +732,8 @@ async fn record(
 ) -> Result<Response, HttpError> {
     let start = Instant::now();
     // The titles and the error in the page's language (a page in both languages: English).
-    let said = lang(&request.lang)?.0.once();
-    let bytes = record_bytes(&request.record)?;
+    let said = lang(&request.lang, asked(&headers))?.0.once();
+    let bytes = record_bytes(&request.record, said)?;
     let skip = request.games_from.saturating_sub(1);
     let (list, total) = in_pool(&service, start, &headers, move || {
         let games = crate::record::read_games(&bytes)?;
@@ -710,7 +774,7 @@ async fn desk_ruling(
     JsonBody(q): JsonBody<DeskRequest>,
 ) -> Result<Response, HttpError> {
     let start = Instant::now();
-    let (lang, language) = lang(&q.lang)?;
+    let (lang, language) = lang(&q.lang, asked(&headers))?;
     let said = lang.once();
     let colon = said.pick("：", ": ");
     let from_record = !q.record.trim().is_empty();
@@ -721,7 +785,7 @@ async fn desk_ruling(
                 HttpError::invalid("at", abridge(&format!("at{colon}{}", e.words(said)), text))
             })?),
         };
-        let bytes = record_bytes(&q.record)?;
+        let bytes = record_bytes(&q.record, said)?;
         let (name, game) = (record_name(&q.name), q.game);
         let read = in_pool(&service, start, &headers, move || {
             Dispute::from_record(&name, &bytes, game, at)
@@ -742,8 +806,11 @@ async fn desk_ruling(
     } else if !q.at.trim().is_empty() {
         return Err(HttpError::invalid(
             "at",
-            "at: applies to a record; with typed moves, type the moves up to the disputed moment"
-                .to_string(),
+            said.pick(
+                "at：只用于棋谱；输入着法时，请只输入到争议时刻为止的着法",
+                "at: applies to a record; with typed moves, type the moves up to the disputed moment",
+            )
+            .to_string(),
         ));
     } else {
         None
