@@ -12,6 +12,18 @@ use qili::service::pb::qili_client::QiliClient;
 use qili::{Position, Square};
 use std::process::Command;
 
+/// Asserts that an error reply's message starts with `prefix`.
+fn says_first(e: &serde_json::Value, prefix: &str) {
+    let message = e["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with(prefix), "{e}");
+}
+
+/// Asserts that an error reply's message contains `part`.
+fn says(e: &serde_json::Value, part: &str) {
+    let message = e["message"].as_str().unwrap_or_default();
+    assert!(message.contains(part), "{e}");
+}
+
 /// Whether `s` has a CJK ideograph in it.
 fn has_chinese(s: &str) -> bool {
     s.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c))
@@ -202,13 +214,7 @@ async fn the_api_and_the_page_say_errors_in_the_language_asked() {
         )
         .await
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "ruleset");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("ruleset: 未知的规则"),
-        "{e}"
-    );
+    says_first(&e, "ruleset: 未知的规则");
     let e = http
         .post(
             "/v1/analyze",
@@ -216,10 +222,7 @@ async fn the_api_and_the_page_say_errors_in_the_language_asked() {
         )
         .await
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "move");
-    assert!(
-        e["message"].as_str().unwrap().contains("红九路车(a0)"),
-        "{e}"
-    );
+    says(&e, "红九路车(a0)");
 
     // The page's sheet call: its language decides.
     for (lang, said) in [
@@ -572,13 +575,7 @@ async fn the_http_layer_says_its_own_errors_in_the_language_asked() {
         .send_with(Method::GET, "/nowhere", &zh, Vec::new())
         .await
         .assert_error(404, "ERROR_CODE_NOT_FOUND", "");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("没有这个页面或调用：\"/nowhere\""),
-        "{e}"
-    );
+    says_first(&e, "没有这个页面或调用：\"/nowhere\"");
     let e = http
         .send_with(
             Method::GET,
@@ -588,21 +585,12 @@ async fn the_http_layer_says_its_own_errors_in_the_language_asked() {
         )
         .await
         .assert_error(404, "ERROR_CODE_NOT_FOUND", "");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("no such page or call: \"/nowhere\""),
-        "{e}"
-    );
+    says_first(&e, "no such page or call: \"/nowhere\"");
     let e = http
         .get("/v1/adjudicate")
         .await
         .assert_error(405, "ERROR_CODE_UNIMPLEMENTED", "");
-    assert!(
-        e["message"].as_str().unwrap().contains("not allowed here"),
-        "{e}"
-    );
+    says(&e, "not allowed here");
     // A body that is not JSON; a field of the wrong type, in the body's language.
     let e = http
         .send_with(
@@ -613,13 +601,7 @@ async fn the_http_layer_says_its_own_errors_in_the_language_asked() {
         )
         .await
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("request：不是一个JSON值："),
-        "{e}"
-    );
+    says_first(&e, "request：不是一个JSON值：");
     let e = http
         .post(
             "/v1/adjudicate",
@@ -627,24 +609,12 @@ async fn the_http_layer_says_its_own_errors_in_the_language_asked() {
         )
         .await
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "moves");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("moves：无法读取（"),
-        "{e}"
-    );
+    says_first(&e, "moves：无法读取（");
     let e = http
         .post("/v1/adjudicate", &serde_json::json!({"moves": 7}))
         .await
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "moves");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("moves: invalid type"),
-        "{e}"
-    );
+    says_first(&e, "moves: invalid type");
     // The page's own fields.
     let e = http
         .post(
@@ -653,10 +623,7 @@ async fn the_http_layer_says_its_own_errors_in_the_language_asked() {
         )
         .await
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "at");
-    assert!(
-        e["message"].as_str().unwrap().starts_with("at：只用于棋谱"),
-        "{e}"
-    );
+    says_first(&e, "at：只用于棋谱");
     let e = http
         .post(
             "/desk/record",
@@ -664,22 +631,10 @@ async fn the_http_layer_says_its_own_errors_in_the_language_asked() {
         )
         .await
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "record");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("record：不是base64"),
-        "{e}"
-    );
+    says_first(&e, "record：不是base64");
     let e = http
         .get("/v1/board.svg?move=h2e2&notation=xx&lang=zh")
         .await
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "notation");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("notation：未知的记谱法\"xx\""),
-        "{e}"
-    );
+    says_first(&e, "notation：未知的记谱法\"xx\"");
 }
