@@ -638,3 +638,152 @@ async fn the_http_layer_says_its_own_errors_in_the_language_asked() {
         .assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "notation");
     says_first(&e, "notation：未知的记谱法\"xx\"");
 }
+
+#[test]
+fn the_servers_limits_say_themselves_in_both_languages() {
+    use qili::service::{Failure, Limit};
+    // A full queue cannot be made to happen on cue: its words, code and HTTP kind from the type.
+    let full = Failure::saturated(8);
+    assert_eq!(
+        full.message,
+        "the server is saturated: 8 calls are already waiting (qili serve --max-queue); retry later"
+    );
+    let zh = full.clone().said(Lang::Zh);
+    assert_eq!(
+        zh.message,
+        "服务器满负荷：已有8个调用在等待（qili serve --max-queue）；请稍后重试"
+    );
+    assert_eq!(zh.code, tonic::Code::ResourceExhausted);
+    assert!(zh.is_saturated());
+    assert_eq!(zh.said(Lang::En), full);
+    let late = Failure::deadline(12);
+    assert_eq!(
+        late.message,
+        "no ruling within the deadline (12 ms elapsed)"
+    );
+    assert_eq!(
+        late.said(Lang::Zh).message,
+        "未能在时限内作出裁决（已用12毫秒）"
+    );
+    let game = Failure::limit(Limit::GameFull {
+        ply: 4,
+        text: "h2e2".into(),
+        max_moves: 4,
+    });
+    assert_eq!((game.field, game.ply), (Some("moves"), Some(4)));
+    assert_eq!(
+        game.message,
+        "moves[4] \"h2e2\": the game has reached the limit of 4 moves (qili serve --max-moves)"
+    );
+    assert_eq!(
+        game.said(Lang::Zh).message,
+        "moves[4] \"h2e2\"：本局已达4着的上限（qili serve --max-moves）"
+    );
+    // Other failures are said where they are made: `said` leaves them alone.
+    let bad = Failure::invalid("fen", "fen: bad".into());
+    assert_eq!(bad.clone().said(Lang::Zh), bad);
+}
+
+#[tokio::test]
+async fn the_servers_deadline_and_move_limit_are_said_in_the_language_asked() {
+    use tonic::codegen::http::Method;
+    // Every call is past its deadline at once; more than 4 moves is too many.
+    let server = Server::start_with(&["--deadline-ms", "0", "--max-moves", "4"]);
+    let http = Http::new(&server);
+    let one = |language: &str| serde_json::json!({"moves": ["h2e2"], "language": language});
+    for path in ["/v1/adjudicate", "/v1/status"] {
+        let e = http.post(path, &one("LANGUAGE_ZH")).await.assert_error(
+            504,
+            "ERROR_CODE_DEADLINE_EXCEEDED",
+            "",
+        );
+        says_first(&e, "未能在时限内作出裁决（已用");
+        let e = http.post(path, &one("LANGUAGE_BOTH")).await.assert_error(
+            504,
+            "ERROR_CODE_DEADLINE_EXCEEDED",
+            "",
+        );
+        says_first(&e, "no ruling within the deadline (");
+    }
+    let e = http
+        .post(
+            "/v1/analyze",
+            &serde_json::json!({"move": "h2e2", "language": "LANGUAGE_ZH"}),
+        )
+        .await
+        .assert_error(504, "ERROR_CODE_DEADLINE_EXCEEDED", "");
+    says_first(&e, "未能在时限内作出裁决");
+    // A body that names no language: Accept-Language decides; one that does, wins over it.
+    let zh = ("accept-language", "zh-CN,zh;q=0.9");
+    let json = ("content-type", "application/json");
+    for (body, said) in [
+        (r#"{"moves": ["h2e2"]}"#, "未能在时限内作出裁决"),
+        (
+            r#"{"moves": ["h2e2"], "language": "LANGUAGE_EN"}"#,
+            "no ruling within the deadline",
+        ),
+    ] {
+        let e = http
+            .send_with(Method::POST, "/v1/adjudicate", &[json, zh], body.into())
+            .await
+            .assert_error(504, "ERROR_CODE_DEADLINE_EXCEEDED", "");
+        says_first(&e, said);
+    }
+    // Too many moves: 413 on `moves`, before the deadline.
+    let five = |language: &str| serde_json::json!({"moves": ["h2e2", "h9g7", "e2h2", "g7h9", "h2e2"], "language": language});
+    let e = http
+        .post("/v1/adjudicate", &five("LANGUAGE_ZH"))
+        .await
+        .assert_error(413, "ERROR_CODE_RESOURCE_EXHAUSTED", "moves");
+    assert_eq!(
+        e["message"],
+        "moves：共5着，超过上限4着（qili serve --max-moves）"
+    );
+    let e = http
+        .post("/v1/adjudicate", &five("LANGUAGE_EN"))
+        .await
+        .assert_error(413, "ERROR_CODE_RESOURCE_EXHAUSTED", "moves");
+    assert_eq!(
+        e["message"],
+        "moves: 5 moves, more than the limit of 4 (qili serve --max-moves)"
+    );
+    // The page's calls: its language.
+    let e = http
+        .post(
+            "/desk/ruling",
+            &serde_json::json!({"moves": "h2e2", "lang": "zh"}),
+        )
+        .await
+        .assert_error(504, "ERROR_CODE_DEADLINE_EXCEEDED", "");
+    says_first(&e, "未能在时限内作出裁决");
+
+    // gRPC: the status message in the request's language, the code unchanged.
+    let mut client = QiliClient::new(channel(&server.url()).await);
+    for (language, said) in [
+        (pb::Language::Zh, "未能在时限内作出裁决（已用"),
+        (pb::Language::En, "no ruling within the deadline ("),
+    ] {
+        let status = client
+            .adjudicate(pb::AdjudicateRequest {
+                moves: vec!["h2e2".into()],
+                language: language.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), tonic::Code::DeadlineExceeded);
+        assert!(status.message().starts_with(said), "{}", status.message());
+    }
+    let status = client
+        .status(pb::AdjudicateRequest {
+            moves: ["h2e2", "h9g7", "e2h2", "g7h9", "h2e2"]
+                .map(String::from)
+                .to_vec(),
+            language: pb::Language::Zh.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), tonic::Code::DeadlineExceeded);
+    assert!(has_chinese(status.message()), "{}", status.message());
+}

@@ -11,9 +11,6 @@ pub const FIELD_KEY: &str = "qili-field";
 /// Metadata key of a failed call's status giving the index of the move at fault.
 pub const PLY_KEY: &str = "qili-ply";
 
-/// How the message of a saturated server's RESOURCE_EXHAUSTED begins (HTTP answers it 429).
-pub const SATURATED: &str = "the server is saturated";
-
 /// How prost's decoding errors begin (tonic reports them as INTERNAL).
 const DECODE_PREFIX: &str = "failed to decode Protobuf message: ";
 
@@ -133,6 +130,81 @@ pub fn abridge_text(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// A limit of the server that a call ran into (服务器限额): said in the request's language once it
+/// is known, which the pool that finds a queue full or a deadline passed does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// 服务器满负荷: the queue of `max_queue` waiting calls is full (`--max-queue`).
+    Saturated {
+        /// The queue's length.
+        max_queue: usize,
+    },
+    /// 超时: no ruling within the deadline, `elapsed_ms` after the call began.
+    Deadline {
+        /// Milliseconds since the call began.
+        elapsed_ms: u128,
+    },
+    /// 着数超限: a request of `moves` moves, over the limit of `max_moves` (`--max-moves`).
+    Moves {
+        /// The request's moves.
+        moves: usize,
+        /// The limit.
+        max_moves: usize,
+    },
+    /// 对局着数已满: a live game of `max_moves` moves sent one more, `text`, as its move `ply`.
+    GameFull {
+        /// The index of the refused move.
+        ply: usize,
+        /// The refused move as sent.
+        text: String,
+        /// The limit.
+        max_moves: usize,
+    },
+}
+
+impl Words for Limit {
+    fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Limit::Saturated { max_queue }, Lang::En) => format!(
+                "the server is saturated: {max_queue} calls are already waiting (qili serve --max-queue); retry later"
+            ),
+            (Limit::Saturated { max_queue }, Lang::Zh) => format!(
+                "服务器满负荷：已有{max_queue}个调用在等待（qili serve --max-queue）；请稍后重试"
+            ),
+            (Limit::Deadline { elapsed_ms }, Lang::En) => {
+                format!("no ruling within the deadline ({elapsed_ms} ms elapsed)")
+            }
+            (Limit::Deadline { elapsed_ms }, Lang::Zh) => {
+                format!("未能在时限内作出裁决（已用{elapsed_ms}毫秒）")
+            }
+            (Limit::Moves { moves, max_moves }, Lang::En) => format!(
+                "moves: {moves} moves, more than the limit of {max_moves} (qili serve --max-moves)"
+            ),
+            (Limit::Moves { moves, max_moves }, Lang::Zh) => {
+                format!("moves：共{moves}着，超过上限{max_moves}着（qili serve --max-moves）")
+            }
+            (
+                Limit::GameFull {
+                    ply,
+                    text,
+                    max_moves,
+                },
+                lang,
+            ) => {
+                let message = match lang {
+                    Lang::En => format!(
+                        "moves[{ply}] {text:?}: the game has reached the limit of {max_moves} moves (qili serve --max-moves)"
+                    ),
+                    Lang::Zh => format!(
+                        "moves[{ply}] {text:?}：本局已达{max_moves}着的上限（qili serve --max-moves）"
+                    ),
+                };
+                abridge(&message, text)
+            }
+        }
+    }
+}
+
 /// A failed call: its gRPC code, the field and move at fault, and a one-line reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
@@ -144,6 +216,9 @@ pub struct Failure {
     pub ply: Option<usize>,
     /// The reason, naming the field (and ply) first.
     pub message: String,
+    /// The server's limit it ran into, if that is why (its message is then said again in the
+    /// request's language by [`Failure::said`]).
+    pub limit: Option<Limit>,
 }
 
 impl Failure {
@@ -154,40 +229,51 @@ impl Failure {
             field: Some(field),
             ply: None,
             message,
+            limit: None,
         }
     }
 
-    /// RESOURCE_EXHAUSTED for `field`.
-    pub fn exhausted(field: Option<&'static str>, message: String) -> Failure {
+    /// The failure of a call that ran into `limit`, its message in English until
+    /// [`said`](Self::said): RESOURCE_EXHAUSTED, or DEADLINE_EXCEEDED for the deadline.
+    pub fn limit(limit: Limit) -> Failure {
+        let (code, field, ply) = match &limit {
+            Limit::Saturated { .. } => (Code::ResourceExhausted, None, None),
+            Limit::Deadline { .. } => (Code::DeadlineExceeded, None, None),
+            Limit::Moves { .. } => (Code::ResourceExhausted, Some("moves"), None),
+            Limit::GameFull { ply, .. } => (Code::ResourceExhausted, Some("moves"), Some(*ply)),
+        };
         Failure {
-            code: Code::ResourceExhausted,
+            code,
             field,
-            ply: None,
-            message,
+            ply,
+            message: limit.words(Lang::En),
+            limit: Some(limit),
         }
     }
 
     /// RESOURCE_EXHAUSTED: the server is saturated (its queue of `max_queue` waiting calls is
     /// full); the call was not started, and a retry after a short back-off may succeed.
     pub fn saturated(max_queue: usize) -> Failure {
-        Failure {
-            code: Code::ResourceExhausted,
-            field: None,
-            ply: None,
-            message: format!(
-                "{SATURATED}: {max_queue} calls are already waiting (qili serve --max-queue); retry later"
-            ),
-        }
+        Failure::limit(Limit::Saturated { max_queue })
     }
 
     /// DEADLINE_EXCEEDED after `elapsed_ms`.
     pub fn deadline(elapsed_ms: u128) -> Failure {
-        Failure {
-            code: Code::DeadlineExceeded,
-            field: None,
-            ply: None,
-            message: format!("no ruling within the deadline ({elapsed_ms} ms elapsed)"),
+        Failure::limit(Limit::Deadline { elapsed_ms })
+    }
+
+    /// Whether the server is saturated (HTTP answers it 429, not 413).
+    pub fn is_saturated(&self) -> bool {
+        matches!(self.limit, Some(Limit::Saturated { .. }))
+    }
+
+    /// The failure with its message in `lang` when it is a limit of the server (the others are
+    /// said in the request's language where they are made).
+    pub fn said(mut self, lang: Lang) -> Failure {
+        if let Some(limit) = &self.limit {
+            self.message = limit.words(lang);
         }
+        self
     }
 
     /// INTERNAL: a fault of the server.
@@ -197,6 +283,7 @@ impl Failure {
             field: None,
             ply: None,
             message,
+            limit: None,
         }
     }
 
@@ -257,6 +344,7 @@ impl Failure {
             field: Some(e.field()),
             ply: e.ply(),
             message: abridge(&e.words(lang), text),
+            limit: None,
         }
     }
 }

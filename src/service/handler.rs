@@ -3,12 +3,12 @@
 use super::access::{self, CallNote};
 use super::config::ServiceConfig;
 use super::convert;
-use super::failure::{Failure, abridge, reclassify};
+use super::failure::{Failure, Limit, abridge, reclassify};
 use super::pb;
 use super::pb::qili_server::Qili;
 use super::pool::WorkPool;
 use super::timeout::parse_grpc_timeout;
-use crate::lang::Words;
+use crate::lang::{Lang, Words};
 use crate::position::Position;
 use crate::rules;
 use futures::{Stream, StreamExt};
@@ -175,15 +175,14 @@ impl QiliService {
         T: Send + 'static,
         F: FnOnce(Ruled) -> T + Send + 'static,
     {
+        // The limits are said in the request's language (English when it names none or a bad one).
+        let lang = convert::language(r.language).map_or(Lang::En, convert::error_lang);
         if r.moves.len() > self.config.max_moves {
-            return Err(Failure::exhausted(
-                Some("moves"),
-                format!(
-                    "moves: {} moves, more than the limit of {} (qili serve --max-moves)",
-                    r.moves.len(),
-                    self.config.max_moves
-                ),
-            ));
+            return Err(Failure::limit(Limit::Moves {
+                moves: r.moves.len(),
+                max_moves: self.config.max_moves,
+            })
+            .said(lang));
         }
         let (request, request_id, wanted) = convert::into_request(r)?;
         let (out, verdict) = self
@@ -203,7 +202,8 @@ impl QiliService {
                 };
                 Ok::<_, Failure>((finish(ruled), verdict))
             })
-            .await??;
+            .await
+            .map_err(|f| f.said(lang))??;
         if let Some(note) = note {
             note.verdict(verdict.name());
         }
@@ -307,7 +307,8 @@ impl QiliService {
                 let a = rules::analyze(&position, mv, &options);
                 Ok::<_, Failure>(finish(a, r.request_id, language))
             })
-            .await?
+            .await
+            .map_err(|f| f.said(lang))?
     }
 
     /// An `Analyze` call ([`analyse_then`](Self::analyse_then)) with the call's deadline and
@@ -343,7 +344,7 @@ pub(super) struct Ruled {
 
 impl Ruled {
     /// The API's reply: the ruling at the detail and in the language wanted.
-    fn reply(self) -> pb::Ruling {
+    pub(super) fn reply(self) -> pb::Ruling {
         convert::reply(self.ruling, self.request_id, self.wanted)
     }
 }
@@ -453,6 +454,8 @@ impl Qili for QiliService {
         &self,
         request: Request<pb::AdjudicateRequest>,
     ) -> Result<Response<pb::GameStatus>, Status> {
-        super::watch::status(self, request).await
+        super::watch::status(self, request)
+            .await
+            .map_err(|f| f.to_status())
     }
 }

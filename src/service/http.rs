@@ -20,7 +20,7 @@ use super::access::CallNote;
 use super::config::ServiceConfig;
 use super::connection::BodyTimeout;
 use super::convert;
-use super::failure::{FIELD_KEY, Failure, PLY_KEY, SATURATED, abridge};
+use super::failure::{FIELD_KEY, Failure, PLY_KEY, abridge};
 use super::handler::QiliService;
 use super::pb;
 use super::pb::qili_server::Qili;
@@ -192,9 +192,6 @@ impl HttpError {
             Code::InvalidArgument | Code::OutOfRange | Code::FailedPrecondition => {
                 StatusCode::BAD_REQUEST
             }
-            Code::ResourceExhausted if self.error.message.starts_with(SATURATED) => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
             Code::ResourceExhausted => StatusCode::PAYLOAD_TOO_LARGE,
             Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
             Code::NotFound => StatusCode::NOT_FOUND,
@@ -206,8 +203,13 @@ impl HttpError {
 }
 
 impl From<Failure> for HttpError {
+    /// The failure as it is; a saturated server is 429, the other RESOURCE_EXHAUSTED 413.
     fn from(f: Failure) -> HttpError {
-        HttpError::new(f.code, f.field.unwrap_or_default(), f.ply, f.message)
+        let http = f.is_saturated().then_some(StatusCode::TOO_MANY_REQUESTS);
+        HttpError {
+            http,
+            ..HttpError::new(f.code, f.field.unwrap_or_default(), f.ply, f.message)
+        }
     }
 }
 
@@ -308,7 +310,7 @@ fn body(body: Result<Bytes, BytesRejection>, said: Said) -> Result<Bytes, HttpEr
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             too_large(said)
         } else if let Some(late) = timed_out(&e) {
-            let message = format!("{request}{late}");
+            let message = format!("{request}{}", late.words(said));
             HttpError {
                 http: Some(StatusCode::REQUEST_TIMEOUT),
                 ..HttpError::new(Code::DeadlineExceeded, "", None, message)
@@ -321,6 +323,18 @@ fn body(body: Result<Bytes, BytesRejection>, said: Said) -> Result<Bytes, HttpEr
 }
 
 /// The read timeout's error, if that is why the body could not be read.
+impl Words for BodyTimeout {
+    fn words(&self, lang: Said) -> String {
+        match lang {
+            Said::En => self.to_string(),
+            Said::Zh => format!(
+                "请求体未在{}毫秒内到达（qili serve --read-timeout-ms）",
+                self.0
+            ),
+        }
+    }
+}
+
 fn timed_out(e: &BytesRejection) -> Option<&BodyTimeout> {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
     while let Some(error) = source {
@@ -467,7 +481,16 @@ fn snake_case(key: &str) -> String {
     abridge(&out, &out)
 }
 
-/// A `tonic::Request` for a handler, with the caller's `grpc-timeout` header if it sent one.
+/// The language a JSON API call's limits (a full queue, the deadline, too many moves) are said
+/// in: the body's `language`, else as the headers ask.
+fn limits_said(language: i32, headers: &HeaderMap) -> Said {
+    match pb::Language::try_from(language) {
+        Ok(pb::Language::Zh) => Said::Zh,
+        Ok(pb::Language::En) => Said::En,
+        _ => asked(headers),
+    }
+}
+
 /// The gRPC request of an HTTP call: its message, the client's `grpc-timeout` header, and the
 /// access log's note, so that the call's line has the request id and verdict as over gRPC.
 fn grpc_request<T>(message: T, headers: &HeaderMap, note: Option<Note>) -> tonic::Request<T> {
@@ -491,10 +514,12 @@ async fn adjudicate(
     note: Option<Note>,
     JsonBody(request): JsonBody<pb::AdjudicateRequest>,
 ) -> Result<Response, HttpError> {
-    let ruling = Qili::adjudicate(&service, grpc_request(request, &headers, note))
+    let said = limits_said(request.language, &headers);
+    let ruling = service
+        .adjudicate_then(grpc_request(request, &headers, note), |ruled| ruled.reply())
         .await
-        .map_err(|s| HttpError::from_status(&s))?;
-    Ok(json(StatusCode::OK, ruling.get_ref()))
+        .map_err(|f| HttpError::from(f.said(said)))?;
+    Ok(json(StatusCode::OK, &ruling))
 }
 
 async fn status(
@@ -503,9 +528,10 @@ async fn status(
     note: Option<Note>,
     JsonBody(request): JsonBody<pb::AdjudicateRequest>,
 ) -> Result<Response, HttpError> {
-    let answer = Qili::status(&service, grpc_request(request, &headers, note))
+    let said = limits_said(request.language, &headers);
+    let answer = super::watch::status(&service, grpc_request(request, &headers, note))
         .await
-        .map_err(|s| HttpError::from_status(&s))?;
+        .map_err(|f| HttpError::from(f.said(said)))?;
     Ok(json(StatusCode::OK, answer.get_ref()))
 }
 
@@ -515,10 +541,12 @@ async fn analyze(
     note: Option<Note>,
     JsonBody(request): JsonBody<pb::AnalyzeRequest>,
 ) -> Result<Response, HttpError> {
-    let answer = Qili::analyze(&service, grpc_request(request, &headers, note))
+    let said = limits_said(request.language, &headers);
+    let answer = service
+        .analyze_then(grpc_request(request, &headers, note), convert::analysis)
         .await
-        .map_err(|s| HttpError::from_status(&s))?;
-    Ok(json(StatusCode::OK, answer.get_ref()))
+        .map_err(|f| HttpError::from(f.said(said)))?;
+    Ok(json(StatusCode::OK, &answer))
 }
 
 async fn rulesets(State(service): State<QiliService>) -> Result<Response, HttpError> {
@@ -703,6 +731,7 @@ async fn in_pool<T: Send + 'static>(
     service: &QiliService,
     start: Instant,
     headers: &HeaderMap,
+    said: Said,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HttpError> {
     let deadline = service.deadline_with(
@@ -713,7 +742,7 @@ async fn in_pool<T: Send + 'static>(
         .pool()
         .run_in(Lane::Bulk, start, deadline, work)
         .await
-        .map_err(HttpError::from)
+        .map_err(|f| HttpError::from(f.said(said)))
 }
 
 /// The games of a record, for the page's game list.
@@ -735,7 +764,7 @@ async fn record(
     let said = lang(&request.lang, asked(&headers))?.0.once();
     let bytes = record_bytes(&request.record, said)?;
     let skip = request.games_from.saturating_sub(1);
-    let (list, total) = in_pool(&service, start, &headers, move || {
+    let (list, total) = in_pool(&service, start, &headers, said, move || {
         let games = crate::record::read_games(&bytes)?;
         let list = games
             .iter()
@@ -787,7 +816,7 @@ async fn desk_ruling(
         };
         let bytes = record_bytes(&q.record, said)?;
         let (name, game) = (record_name(&q.name), q.game);
-        let read = in_pool(&service, start, &headers, move || {
+        let read = in_pool(&service, start, &headers, said, move || {
             Dispute::from_record(&name, &bytes, game, at)
         })
         .await?;
@@ -866,6 +895,6 @@ async fn desk_ruling(
             )
         })
         .await
-        .map_err(HttpError::from)?;
+        .map_err(|f| HttpError::from(f.said(said)))?;
     Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
 }

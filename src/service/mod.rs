@@ -23,7 +23,7 @@ pub use config::{
     DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS, ServiceConfig, default_concurrency,
 };
 pub use cors::{AllowedOrigins, OriginError};
-pub use failure::{FIELD_KEY, Failure, PLY_KEY, abridge, abridge_text};
+pub use failure::{FIELD_KEY, Failure, Limit, PLY_KEY, abridge, abridge_text};
 pub use handler::{QiliService, STREAM_INTAKE_BYTES, Taken};
 pub use http::decode_json;
 pub use pool::{Lane, WorkPool};

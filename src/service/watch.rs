@@ -7,10 +7,11 @@
 
 use super::access::{self, CallNote};
 use super::convert::{self, Wanted};
-use super::failure::{Failure, abridge};
+use super::failure::{Failure, Limit};
 use super::handler::QiliService;
 use super::pb;
 use super::pb::watch_request::Message;
+use crate::lang::Lang;
 use crate::notation::Notation;
 use crate::referee::Referee;
 use futures::{Stream, StreamExt};
@@ -40,15 +41,15 @@ struct Game {
 impl Game {
     /// The game the opening describes, every move of it played (at most `max_moves`).
     fn open(r: pb::AdjudicateRequest, max_moves: usize) -> Result<Game, Failure> {
-        too_many(r.moves.len(), max_moves)?;
         let lang = convert::error_lang(convert::language(r.language)?);
+        too_many(r.moves.len(), max_moves, lang)?;
         let options = convert::game_options(r.game.as_ref(), lang)?;
         let (request, request_id, wanted) = convert::into_request(r)?;
         let notation = request.notation;
         let referee = Referee::open(&request, options)
             .map_err(|e| Failure::request(&e, wanted.error_lang()))?;
         // A UCCI position string's moves count too.
-        too_many(referee.moves().len(), max_moves)?;
+        too_many(referee.moves().len(), max_moves, lang)?;
         Ok(Game {
             referee,
             request_id,
@@ -87,24 +88,20 @@ impl Game {
     }
 }
 
-/// RESOURCE_EXHAUSTED when a game would hold more than `max_moves` plies.
-fn too_many(moves: usize, max_moves: usize) -> Result<(), Failure> {
+/// RESOURCE_EXHAUSTED (said in `lang`) when a game would hold more than `max_moves` plies.
+fn too_many(moves: usize, max_moves: usize, lang: Lang) -> Result<(), Failure> {
     if moves > max_moves {
-        return Err(Failure::exhausted(
-            Some("moves"),
-            format!(
-                "moves: {moves} moves, more than the limit of {max_moves} (qili serve --max-moves)"
-            ),
-        ));
+        return Err(Failure::limit(Limit::Moves { moves, max_moves }).said(lang));
     }
     Ok(())
 }
 
-/// `Status`: the status of a whole game's last position.
+/// `Status`: the status of a whole game's last position (the JSON API's call keeps the failure's
+/// reason, to say a limit in the language its headers ask).
 pub(super) async fn status(
     service: &QiliService,
     request: Request<pb::AdjudicateRequest>,
-) -> Result<Response<pb::GameStatus>, Status> {
+) -> Result<Response<pb::GameStatus>, Failure> {
     let start = Instant::now();
     let deadline = service.deadline_of(start, &request);
     let note = request.extensions().get::<CallNote>().cloned();
@@ -112,6 +109,7 @@ pub(super) async fn status(
     if let Some(note) = &note {
         note.request_id(&r.request_id);
     }
+    let lang = convert::language(r.language).map_or(Lang::En, convert::error_lang);
     let max_moves = service.config().max_moves;
     let (answer, verdict) = service
         .pool()
@@ -119,8 +117,8 @@ pub(super) async fn status(
             Game::open(r, max_moves).map(|game| game.logged_status())
         })
         .await
-        .and_then(|answer| answer)
-        .map_err(|f| f.to_status())?;
+        .map_err(|f| f.said(lang))
+        .and_then(|answer| answer)?;
     if let (Some(note), Some(verdict)) = (&note, verdict) {
         note.verdict(verdict);
     }
@@ -186,6 +184,7 @@ async fn referee_stream(
     }
     let start = Instant::now();
     let deadline = start + service.config().deadline;
+    let lang = convert::language(open.language).map_or(Lang::En, convert::error_lang);
     let (mut game, first) = service
         .pool()
         .run(start, deadline, move || {
@@ -194,6 +193,7 @@ async fn referee_stream(
             Ok::<_, Failure>((Box::new(game), status))
         })
         .await
+        .map_err(|f| f.said(lang))
         .and_then(|opened| opened)
         .map_err(|f| f.to_status())?;
     if tx.send(Ok(first)).await.is_err() {
@@ -234,16 +234,14 @@ async fn referee_stream(
         };
         for text in moves {
             let played = game.referee.moves().len();
+            let lang = game.wanted.error_lang();
             if played >= max_moves {
-                let message = abridge(
-                    &format!(
-                        "moves[{played}] {text:?}: the game has reached the limit of {max_moves} moves (qili serve --max-moves)"
-                    ),
-                    &text,
-                );
-                let mut failure = Failure::exhausted(Some("moves"), message);
-                failure.ply = Some(played);
-                return Err(failure.to_status());
+                let full = Limit::GameFull {
+                    ply: played,
+                    text,
+                    max_moves,
+                };
+                return Err(Failure::limit(full).said(lang).to_status());
             }
             let start = Instant::now();
             let deadline = start + service.config().deadline;
@@ -254,7 +252,7 @@ async fn referee_stream(
                     (game, status, failure)
                 })
                 .await
-                .map_err(|f| f.to_status())?;
+                .map_err(|f| f.said(lang).to_status())?;
             game = back;
             let stop = failure.is_some();
             if let Some(f) = &failure {
