@@ -1,5 +1,6 @@
 //! The net-gain search at the edge of its plies: a target won on the last move the plies allow
-//! is won, one move later it is not, and the null-window probe says what the full search says.
+//! is won, one move later it is not, and the null-window probe says what the full search says;
+//! a capture on the last ply that the other side could take back is taken back (the horizon).
 
 use qili::Position;
 use qili::rules::tactics::gain::{GainLimits, Query, gain, gains};
@@ -47,5 +48,30 @@ fn a_target_out_of_the_plies_reach_is_not_won() {
         let q = query(plies).targeting(target);
         assert!(!gain(&mut cx, &pos, &q).gains(), "{plies} plies");
         assert!(!gains(&mut cx, &pos, &q).gains, "{plies} plies: the probe");
+    }
+}
+
+/// Red's rook takes the unprotected horse a9; black's rook answers by taking the red cannon c2,
+/// where the red horse b0 takes it back. Black stands pat rather: red nets the horse.
+const TAKEN_BACK: &str = "n8/5k3/2r6/9/R8/9/9/2C6/9/1N1K5 w";
+
+/// The same without the red horse: black's rook takes the cannon for nothing, and red nets
+/// nothing.
+const NOT_TAKEN_BACK: &str = "n8/5k3/2r6/9/R8/9/9/2C6/9/3K5 w";
+
+#[test]
+fn a_line_does_not_end_on_a_capture_that_can_be_taken_back() {
+    // With 2 plies black's capture is the line's last move: the exchange on c2 is completed
+    // beyond the plies (the search's horizon, docs/rules.md §4).
+    for plies in [2, 4, 10] {
+        let mut cx = Context::new(u64::MAX);
+        let g = gain(&mut cx, &position(TAKEN_BACK), &query(plies));
+        assert_eq!(g.value, 10, "{plies} plies: {g:?}");
+        assert_eq!(
+            g.line.first().map(|m| m.to_string()).as_deref(),
+            Some("a5a9")
+        );
+        let g = gain(&mut cx, &position(NOT_TAKEN_BACK), &query(plies));
+        assert_eq!(g.value, 0, "{plies} plies: {g:?}");
     }
 }

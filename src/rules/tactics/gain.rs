@@ -8,7 +8,10 @@
 //! anywhere, gains by a series of checks, discovered and forking captures (抽吃), combinations
 //! across points, and the same questions in the position before a move. Bounded by
 //! [`GainLimits`]: plies, checks per side and positions; a search that runs out of positions
-//! answers with what it has seen, which can only understate the gain.
+//! answers with what it has seen, which can only understate the gain. A line that reaches the
+//! plies right after a capture goes on, captures on that point only, until the exchange there
+//! is complete or [`MAX_PLY`]: the side that moves last must not keep a capture the other could
+//! take back.
 
 use super::context::Context;
 use super::mate::{Budget, mate_avoiding, push_checks};
@@ -35,7 +38,8 @@ pub const MATE: i32 = 10_000;
 /// Bounds of one net-gain search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GainLimits {
-    /// Most plies of a line.
+    /// Most plies of a line, before the exchange on the point of its last capture is completed
+    /// (captures on that point only, to [`MAX_PLY`]).
     pub plies: u8,
     /// Most non-capturing checks of the side to move in a line (a series of checks, 连续照将).
     pub checks: u8,
@@ -412,9 +416,17 @@ impl<'q, 'c> Searcher<'q, 'c> {
             return stand;
         }
         let plies = usize::from(self.q.limits.plies).min(MAX_PLY);
+        // Beyond the plies a line goes on only to complete the exchange on the point of its last
+        // capture (2011 24.3: net after a complete exchange): no line ends on a capture that the
+        // other side could answer there with a winning recapture.
+        let completing = match last {
+            Some((m, _)) if ply >= plies && ply < MAX_PLY && state.captured => Some(m.to),
+            _ => None,
+        };
+        let horizon = ply >= plies && completing.is_none();
         let mut moves = MoveList::new();
         // The last ply needs no moves, only whether there are any.
-        let (in_check, any_legal) = if ply >= plies {
+        let (in_check, any_legal) = if horizon {
             status(&self.cx.memo, pos)
         } else {
             generate(&mut self.cx.memo, pos, &mut moves)
@@ -432,14 +444,16 @@ impl<'q, 'c> Searcher<'q, 'c> {
         // the moves, and only when they do not already refute the line (a fail-high bound is
         // as good as the mate's), since the test costs more than most of these nodes.
         let mut mate_ends = false;
-        if !in_check && ply > 0 {
+        // Completing an exchange beyond the plies, either side may stop, in check or not (the
+        // line's end, as at the last ply).
+        if (!in_check || completing.is_some()) && ply > 0 {
             best = stand;
             if best >= beta {
                 return best;
             }
             alpha = alpha.max(best);
             let credited = (!ours && !self.q.recaptures_only) || (ours && state.target.is_none());
-            mate_ends = credited && state.captured;
+            mate_ends = !in_check && credited && state.captured;
         } else if !in_check && self.q.first.is_none() {
             // At the root standing pat is worth nothing, target or not.
             best = 0.min(stand);
@@ -450,19 +464,25 @@ impl<'q, 'c> Searcher<'q, 'c> {
         // lift a line above zero.
         let hunting = state.target.is_some();
         // The opponent in check with only the root side's last position to come: an evasion
-        // that takes nothing leaves it where it stands (the root side then has no mate to
-        // count, and leaving it without a move only helps the opponent), and while the target
-        // stands so does every evasion; so it stands at least there.
-        if !ours && in_check && ply + 1 >= plies && stand >= beta {
-            let quiet = || moves.iter().any(|m| pos.piece_at(m.to).is_none());
-            if hunting || quiet() {
-                return stand;
-            }
+        // that takes nothing leaves it where it stands and ends the line (the root side then
+        // has no mate to count, and leaving it without a move only helps the opponent); so it
+        // stands at least there. (An evasion that captures does not end the line: the root side
+        // may answer it on its point.)
+        if !ours
+            && in_check
+            && ply + 1 >= plies
+            && stand >= beta
+            && moves.iter().any(|m| pos.piece_at(m.to).is_none())
+        {
+            return stand;
         }
         // The root side's last move, the line below zero counting as zero: only a capture of
-        // the target can rise above it; the other moves are worth at most zero.
+        // the target can rise above it; the other moves are worth at most zero. (A recapture
+        // completing an exchange beyond the plies can take the target only where it has just
+        // captured, which the opponent need not do unless a check leaves it no other answer;
+        // that line is not searched, so the cut can only understate.)
         let last_chance = hunting && ours && ply + 2 >= plies && alpha >= 0;
-        if ply >= plies {
+        if horizon {
             if mate_ends && self.mates(pos, last, ours, forbidden(&state)) {
                 return MATE - ply as i32 - 1;
             }
@@ -470,7 +490,11 @@ impl<'q, 'c> Searcher<'q, 'c> {
         }
         let mut candidates = ArrayVec::new();
         let node = (ply, in_check, ours, last_chance);
-        let wants_checks = self.candidates(pos, &moves, &state, node, &mut candidates);
+        let mut wants_checks = self.candidates(pos, &moves, &state, node, &mut candidates);
+        if let Some(point) = completing {
+            candidates.retain(|&mut (_, m)| m.to == point && pos.piece_at(m.to).is_some());
+            wants_checks = false;
+        }
         if last_chance {
             best = best.max(0);
         }
