@@ -85,6 +85,19 @@ pub fn piece_at_zh(piece: Piece, square: Square) -> String {
     )
 }
 
+/// Why a file or folder cannot be read, in `lang` (in Chinese the system's words follow the
+/// reason, in parentheses, for the kinds it does not name).
+pub fn io_words(e: &std::io::Error, lang: Lang) -> String {
+    use std::io::ErrorKind;
+    match (lang, e.kind()) {
+        (Lang::En, _) => e.to_string(),
+        (Lang::Zh, ErrorKind::NotFound) => "找不到该文件或目录".to_string(),
+        (Lang::Zh, ErrorKind::PermissionDenied) => "没有读取权限".to_string(),
+        (Lang::Zh, ErrorKind::IsADirectory) => "这是目录，不是文件".to_string(),
+        (Lang::Zh, _) => format!("无法读取（{e}）"),
+    }
+}
+
 /// `Display` for types with [`Words`]: the English words.
 macro_rules! english_display {
     ($($t:ty),+ $(,)?) => {

@@ -787,3 +787,120 @@ async fn the_servers_deadline_and_move_limit_are_said_in_the_language_asked() {
     assert_eq!(status.code(), tonic::Code::DeadlineExceeded);
     assert!(has_chinese(status.message()), "{}", status.message());
 }
+
+#[test]
+fn case_file_errors_say_themselves_in_both_languages() {
+    use qili::corpus::parse_line;
+    let zh = |line: &str| parse_line(line).unwrap_err().words(Lang::Zh);
+    let en = |line: &str| parse_line(line).unwrap_err().to_string();
+    let typo =
+        r#"{"id":"x","moves":[],"told_to_change":{"rde":true},"expected":{"verdict":"draw"}}"#;
+    assert_eq!(
+        en(typo),
+        "told_to_change: unknown field `rde`, expected `red` or `black` (column 44)"
+    );
+    assert_eq!(
+        zh(typo),
+        "told_to_change：未知的键`rde`，应为`red`、`black`之一（第44列）"
+    );
+    let missing = r#"{"id":"x","moves":[],"expected":{}}"#;
+    assert_eq!(zh(missing), "expected：缺少键`verdict`（第34列）");
+    let verdict = r#"{"id":"x","moves":[],"expected":{"verdict":"win"}}"#;
+    assert!(
+        en(verdict).starts_with(r#"expected.verdict: unknown verdict "win" (one of draw, "#),
+        "{}",
+        en(verdict)
+    );
+    assert!(
+        zh(verdict).starts_with(r#"expected.verdict：未知的裁决"win"（应为draw、"#),
+        "{}",
+        zh(verdict)
+    );
+    let label = r#"{"id":"x","moves":[],"expected":{"verdict":"draw","moves":["捉","hop"]}}"#;
+    assert!(zh(label).starts_with(r#"expected.moves[1]：未知的着法类型"hop"（"#));
+    let ruleset = r#"{"id":"x","ruleset":"foo","moves":[],"expected":{"verdict":"draw"}}"#;
+    assert!(zh(ruleset).starts_with(r#"ruleset：未知的规则"foo"；"#));
+    // A value refused, then a good line: the next error is serde's own again.
+    let wrong_type = r#"{"id":"x","moves":7,"expected":{"verdict":"draw"}}"#;
+    assert_eq!(
+        zh(wrong_type),
+        "moves：值的类型不对（invalid type: integer `7`, expected a sequence）（第19列）"
+    );
+    assert_eq!(
+        zh(r#"{"id":"","moves":[],"expected":{"verdict":"draw"}}"#),
+        "id为空"
+    );
+    assert!(zh("nonsense").starts_with("不是有效的JSON（"));
+}
+
+/// `qili cases ARGS` in `dir`: exit code, stdout, stderr.
+fn cases_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(QILI)
+        .arg("cases")
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("run qili");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn qili_cases_reports_and_refuses_in_the_language_asked() {
+    let dir = TempDir::new("zh-cases");
+    let chase = r#""fen":"4k4/9/6n2/6p2/7P1/9/9/7C1/9/3K5 w","moves":["h2g2","g7h9","g2h2","h9g7","h2g2","g7h9","g2h2","h9g7"]"#;
+    let lines = [
+        format!(
+            r#"{{"id":"chase",{chase},"expected":{{"verdict":"draw","red":"长将","repetitions":2}}}}"#
+        ),
+        r#"{"id":"bad-fen","fen":"4k4/9/9 w","moves":["h2e2"],"expected":{"verdict":"draw"}}"#
+            .to_string(),
+        r#"{"id":"fine","moves":["h2e2"],"expected":{"verdict":"no_repetition"}}"#.to_string(),
+    ];
+    std::fs::write(dir.0.join("c.jsonl"), lines.join("\n")).unwrap();
+    let (code, out, err) = cases_in(&dir.0, &["c.jsonl", "--lang", "zh"]);
+    assert_eq!((code, err.as_str()), (Some(1), ""));
+    assert_eq!(
+        out,
+        "未通过 chase (c.jsonl:1)：应为 verdict=draw red=长将 repetitions=2；实为 verdict=red_must_change red=长捉 black=闲\n  \
+         repetitions：应为2，实为3\n\
+         出错 bad-fen (c.jsonl:2)：应为 verdict=draw；无法运行：fen: FEN的棋盘有3行；应为10行，以“/”分隔\n\
+         通过1个，未通过1个，无法运行1个\n"
+    );
+    // English by default, as CI reads it; both: each line in Chinese, then in English.
+    let (_, english, _) = cases_in(&dir.0, &["c.jsonl"]);
+    assert_eq!(english, cases_in(&dir.0, &["c.jsonl", "--lang", "en"]).1);
+    assert!(english.starts_with("FAIL chase (c.jsonl:1): expected verdict=draw red=perpetual_check repetitions=2; actual verdict=red_must_change red=perpetual_chase black=idle\n  repetitions: expected 2, got 3\n"), "{english}");
+    assert!(
+        english.ends_with("\n1 passed, 1 failed, 1 errors\n"),
+        "{english}"
+    );
+    let (_, both, _) = cases_in(&dir.0, &["c.jsonl", "--lang", "both"]);
+    assert!(
+        both.ends_with("通过1个，未通过1个，无法运行1个\n1 passed, 1 failed, 1 errors\n"),
+        "{both}"
+    );
+    assert!(both.starts_with("未通过 chase"), "{both}");
+
+    // A file that cannot be read, an empty selection: the error in the language asked.
+    std::fs::write(dir.0.join("bad.jsonl"), r#"{"id":"x","rulset":"axf"}"#).unwrap();
+    let (code, _, err) = cases_in(&dir.0, &["bad.jsonl", "--lang", "zh"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.starts_with("qili: bad.jsonl:1：未知的键`rulset`，应为`id`、"),
+        "{err}"
+    );
+    let (_, _, err) = cases_in(&dir.0, &["missing.jsonl", "--lang", "zh"]);
+    assert_eq!(err, "qili: missing.jsonl：找不到该文件或目录\n");
+    let (_, _, err) = cases_in(&dir.0, &["missing.jsonl", "--lang", "both"]);
+    assert_eq!(
+        err,
+        "qili: missing.jsonl：找不到该文件或目录\nqili: missing.jsonl: No such file or directory (os error 2)\n"
+    );
+    let (_, _, err) = cases_in(&dir.0, &["c.jsonl", "--filter", "zz", "--lang", "zh"]);
+    assert!(
+        err.starts_with("qili: --filter \"zz\"：c.jsonl的3个案例中没有id含有它的"),
+        "{err}"
+    );
+}

@@ -1,8 +1,11 @@
 //! `qili cases`: runs ruling corpora (README.md, "Cases") and reports each failure.
 
+use super::Said;
 use super::json::{self, DetailArg};
+use super::render::LangArg;
 use clap::Args;
 use qili::corpus::{self, CaseResult, Expected, Status, Tally};
+use qili::lang::{Lang, Words};
 use qili::service::convert::{self, Wanted};
 use qili::service::pb;
 use serde::Serialize;
@@ -32,6 +35,11 @@ pub struct CasesArgs {
     /// Succeed when no case is selected (by default an empty selection is an error, exit 2).
     #[arg(long)]
     allow_empty: bool,
+    /// Language of the report and the errors (both: each line in Chinese, then in English).
+    /// English by default, as CI reads it; `--json`, the JUnit XML and the GitHub annotations
+    /// stay English.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub(super) lang: LangArg,
 }
 
 /// `--json`: the counts and every result.
@@ -59,8 +67,8 @@ struct ResultJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     actual: Option<pb::Ruling>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
-    differences: &'a [String],
+    error: Option<String>,
+    differences: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     known_difference: Option<&'a str>,
     time_ms: f64,
@@ -124,8 +132,8 @@ impl<'a> Report<'a> {
                 status: status_name(r.status),
                 expected: ExpectedJson::of(&r.expected),
                 actual: r.ruling.clone().map(|ruling| json::ruling(ruling, wanted)),
-                error: r.error.as_deref(),
-                differences: &r.differences,
+                error: r.error.as_ref().map(ToString::to_string),
+                differences: r.differences.iter().map(ToString::to_string).collect(),
                 known_difference: r.known_difference.as_deref(),
                 time_ms: r.time_ms,
             })
@@ -143,33 +151,41 @@ impl<'a> Report<'a> {
 
 /// Runs every selected case; exit 0 if none failed, 1 if any failed or cannot run, 2 if a file
 /// cannot be read or nothing is selected.
-pub fn run(args: CasesArgs) -> Result<ExitCode, String> {
-    let mut cases = corpus::load_all(&args.paths).map_err(|e| e.to_string())?;
+pub fn run(args: CasesArgs) -> Result<ExitCode, Said> {
+    let mut cases = corpus::load_all(&args.paths).map_err(|e| Said::of(&e))?;
     let loaded = cases.len();
     if !args.filter.is_empty() {
         cases.retain(|c| args.filter.iter().any(|p| c.id.contains(p.as_str())));
     }
     if cases.is_empty() && !args.allow_empty {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(if loaded == 0 {
-            format!(
-                "no cases in {} (--allow-empty to accept that)",
-                paths.join(" ")
-            )
-        } else {
-            format!(
-                "--filter {:?}: no case id contains it among the {loaded} cases of {} \
-                 (--allow-empty to accept that)",
-                args.filter.join("\" \""),
-                paths.join(" ")
-            )
-        });
+        let paths = paths.join(" ");
+        let filter = args.filter.join("\" \"");
+        return Err(Said::new(|lang| match (loaded, lang) {
+            (0, Lang::En) => format!("no cases in {paths} (--allow-empty to accept that)"),
+            (0, Lang::Zh) => format!("{paths}中没有案例（用--allow-empty接受这种情况）"),
+            (_, Lang::En) => format!(
+                "--filter {filter:?}: no case id contains it among the {loaded} cases of {paths} \
+                 (--allow-empty to accept that)"
+            ),
+            (_, Lang::Zh) => format!(
+                "--filter {filter:?}：{paths}的{loaded}个案例中没有id含有它的（用--allow-empty接受这种情况）"
+            ),
+        }));
     }
     let results: Vec<CaseResult> = cases.iter().map(corpus::run).collect();
     let tally = Tally::of(&results);
     if let Some(path) = &args.junit {
-        std::fs::write(path, corpus::junit(&results))
-            .map_err(|e| format!("--junit {}: {e}", path.display()))?;
+        std::fs::write(path, corpus::junit(&results)).map_err(|e| {
+            Said::new(|lang| {
+                let colon = lang.pick("：", ": ");
+                format!(
+                    "--junit {}{colon}{}",
+                    path.display(),
+                    qili::lang::io_words(&e, lang)
+                )
+            })
+        })?;
     }
     // GitHub Actions sets it to "true"; any value but an empty one or "false" counts.
     let annotate =
@@ -184,15 +200,24 @@ pub fn run(args: CasesArgs) -> Result<ExitCode, String> {
             }
         }
     } else {
+        let langs = match args.lang {
+            LangArg::Zh => &Lang::BOTH[..1],
+            LangArg::En => &Lang::BOTH[1..],
+            LangArg::Both => &Lang::BOTH[..],
+        };
         for r in results.iter().filter(|r| r.status != Status::Passed) {
-            outln!("{r}");
+            for &lang in langs {
+                outln!("{}", r.words(lang));
+            }
         }
         if annotate {
             for line in results.iter().filter_map(corpus::github_annotation) {
                 outln!("{line}");
             }
         }
-        outln!("{tally}");
+        for &lang in langs {
+            outln!("{}", tally.words(lang));
+        }
     }
     Ok(if tally.failed == 0 && tally.errors == 0 {
         ExitCode::SUCCESS

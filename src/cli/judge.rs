@@ -4,7 +4,7 @@
 use super::render::{self, LangArg};
 use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
-use qili::lang::{Lang, Words};
+use qili::lang::{Lang, Words, io_words};
 use qili::notation::Notation;
 use qili::record::dispute::{At, Dispute, DisputeError, split_moves};
 use qili::referee::forbidden_after;
@@ -123,19 +123,6 @@ pub fn utf8(field: &str, value: Option<&OsString>, lang: Lang) -> Result<String,
         };
         abridge(&said, &lossy)
     })
-}
-
-/// Why a file or folder cannot be read, in `lang` (in Chinese the system's words follow the
-/// reason, in parentheses, for the kinds it does not name).
-pub fn io_words(e: &std::io::Error, lang: Lang) -> String {
-    use std::io::ErrorKind;
-    match (lang, e.kind()) {
-        (Lang::En, _) => e.to_string(),
-        (Lang::Zh, ErrorKind::NotFound) => "找不到该文件或目录".to_string(),
-        (Lang::Zh, ErrorKind::PermissionDenied) => "没有读取权限".to_string(),
-        (Lang::Zh, ErrorKind::IsADirectory) => "这是目录，不是文件".to_string(),
-        (Lang::Zh, _) => format!("无法读取（{e}）"),
-    }
 }
 
 /// `--record PATH: reason` in `lang`.

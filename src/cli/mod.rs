@@ -2,6 +2,8 @@
 //! library.
 
 use clap::{Parser, Subcommand};
+use qili::lang::{Lang, Words};
+use render::LangArg;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -65,8 +67,58 @@ enum Command {
     Load(load::LoadArgs),
 }
 
+impl Command {
+    /// The language of the command's errors (`--lang`; English for the commands without it).
+    fn lang(&self) -> LangArg {
+        match self {
+            Command::Cases(args) => args.lang,
+            _ => LangArg::En,
+        }
+    }
+}
+
 /// Exit code for bad input (a one-line reason goes to stderr).
 pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// Why a command failed, in both languages; printed as its `--lang` asks (`both`: the Chinese
+/// line, then the English one, as a bilingual arbiter reads the rest).
+#[derive(Debug)]
+pub struct Said {
+    zh: String,
+    en: String,
+}
+
+impl Said {
+    /// The error `say` words in each language.
+    pub fn new(say: impl Fn(Lang) -> String) -> Said {
+        Said {
+            zh: say(Lang::Zh),
+            en: say(Lang::En),
+        }
+    }
+
+    /// The error `e` says.
+    pub fn of(e: &impl Words) -> Said {
+        Said::new(|lang| e.words(lang))
+    }
+
+    /// Its lines for `lang` (one, when both languages say the same).
+    fn lines(&self, lang: LangArg) -> Vec<&str> {
+        match lang {
+            LangArg::Zh => vec![&self.zh],
+            LangArg::En => vec![&self.en],
+            LangArg::Both if self.zh == self.en => vec![&self.en],
+            LangArg::Both => vec![&self.zh, &self.en],
+        }
+    }
+}
+
+/// A message with no Chinese (`qili load`'s, JSON that cannot be written): English in both.
+impl From<String> for Said {
+    fn from(en: String) -> Said {
+        Said { zh: en.clone(), en }
+    }
+}
 
 /// Writes to standard output. When its reader has gone (`qili judge … | head -1` closes the pipe)
 /// nothing is left to do, so the process exits 0 at once and quietly; `println!` would panic.
@@ -94,15 +146,16 @@ fn stdout_failed(e: std::io::Error) -> ! {
 /// Parses the command line and runs the chosen subcommand.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    let lang = cli.command.lang();
     let result = match cli.command {
-        Command::Serve(args) => serve::run(args),
-        Command::Judge(args) => judge::run(args),
-        Command::Scan(args) => scan::run(args),
-        Command::Analyze(args) => analyze::run(args),
+        Command::Serve(args) => serve::run(args).map_err(Said::from),
+        Command::Judge(args) => judge::run(args).map_err(Said::from),
+        Command::Scan(args) => scan::run(args).map_err(Said::from),
+        Command::Analyze(args) => analyze::run(args).map_err(Said::from),
         Command::Cases(args) => cases::run(args),
-        Command::Watch(args) => watch::run(args),
-        Command::Perft(args) => perft::run(args),
-        Command::Load(args) => load::run(args),
+        Command::Watch(args) => watch::run(args).map_err(Said::from),
+        Command::Perft(args) => perft::run(args).map_err(Said::from),
+        Command::Load(args) => load::run(args).map_err(Said::from),
     };
     // Output still buffered must reach the reader, or fail here as a write would.
     if let Err(e) = std::io::stdout().lock().flush() {
@@ -110,8 +163,10 @@ pub fn run() -> ExitCode {
     }
     match result {
         Ok(code) => code,
-        Err(message) => {
-            write_stderr(format_args!("qili: {message}\n"));
+        Err(said) => {
+            for line in said.lines(lang) {
+                write_stderr(format_args!("qili: {line}\n"));
+            }
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

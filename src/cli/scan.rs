@@ -8,11 +8,11 @@
 
 use super::EXIT_BAD_INPUT;
 use super::json::{self, DetailArg};
-use super::judge::{game_number, io_words, open_record, record_name, record_said, ruleset};
+use super::judge::{game_number, open_record, record_name, record_said, ruleset};
 use super::render::LangArg;
 use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
-use qili::lang::Words;
+use qili::lang::{Words, io_words};
 use qili::notation::{Notation, write_move};
 use qili::record::dispute::{self, DisputeError, Repetition, repetitions, round_of};
 use qili::record::{Format, Game, GameReader, RecordError};

@@ -5,13 +5,12 @@
 
 use super::json::{self, DetailArg};
 use super::judge::{
-    NotationArg, Side, dispute_error, game_number, io_words, open_record, record_said, ruleset,
-    sides, utf8,
+    NotationArg, Side, dispute_error, game_number, open_record, record_said, ruleset, sides, utf8,
 };
 use super::render::LangArg;
 use clap::Args;
 use qili::Color;
-use qili::lang::Words;
+use qili::lang::{Words, io_words};
 use qili::record::Dispute;
 use qili::record::dispute::split_moves;
 use qili::referee::{EndKind, ForbiddenMove, GameEnd, GameOptions, Referee, Status};

@@ -10,10 +10,11 @@
 //! assert!(qili::corpus::run(&qili::corpus::parse_line(api).unwrap()).passed);
 //! // A misspelt key is an error, not a default.
 //! let typo = r#"{"id":"x","rulset":"axf","moves":[],"expected":{"verdict":"draw"}}"#;
-//! let err = qili::corpus::parse_line(typo).unwrap_err();
+//! let err = qili::corpus::parse_line(typo).unwrap_err().to_string();
 //! assert!(err.starts_with("unknown field `rulset`, expected one of `id`, `ruleset`"), "{err}");
 //! ```
 
+use crate::lang::Lang;
 use crate::request::Request;
 use crate::rules::{BySide, IdleKind, MoveKind, Options, Pattern, Ruleset, Ruling, Verdict};
 use serde::{Deserialize, Deserializer};
@@ -22,9 +23,12 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod fault;
 mod report;
 
-pub use report::{Tally, github_annotation, junit};
+pub use fault::{BadValue, CaseFault, CorpusError, JsonFault};
+use fault::{forget_refused, refuse};
+pub use report::{Difference, Tally, github_annotation, junit};
 
 /// One case: a request and what its ruling must say. A key it does not know is an error, not a
 /// default (`deny_unknown_fields` here, in [`Expected`] and in [`BySide`]).
@@ -144,14 +148,7 @@ impl MoveLabel {
 impl<'de> Deserialize<'de> for MoveLabel {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MoveLabel, D::Error> {
         let text = String::deserialize(d)?;
-        MoveLabel::parse(&text).ok_or_else(|| {
-            serde::de::Error::custom(format!(
-                "unknown move label {text:?} (将 杀 捉 闲 兑 献 拦 跟, or check mate_threat \
-                 chase idle exchange sacrifice block follow, or as the API spells them: \
-                 MOVE_KIND_CHECK MOVE_KIND_MATE_THREAT MOVE_KIND_CHASE MOVE_KIND_IDLE \
-                 IDLE_KIND_EXCHANGE IDLE_KIND_SACRIFICE IDLE_KIND_BLOCK IDLE_KIND_FOLLOW)"
-            ))
-        })
+        MoveLabel::parse(&text).ok_or_else(|| refuse(BadValue::MoveLabel(text)))
     }
 }
 
@@ -219,51 +216,18 @@ pub struct CaseResult {
     /// The ruling, if there was one.
     pub ruling: Option<Ruling>,
     /// Why there was no ruling (the request's error).
-    pub error: Option<String>,
-    /// What differs, one sentence each (`ply 4 车九平八: expected 捉, got 闲`).
-    pub differences: Vec<String>,
+    pub error: Option<crate::request::RequestError>,
+    /// What differs (`ply 4 车九平八: expected 捉, got 闲`).
+    pub differences: Vec<Difference>,
     /// The case's known difference, if it is marked with one.
     pub known_difference: Option<String>,
     /// Time spent ruling, in milliseconds.
     pub time_ms: f64,
 }
 
-/// Why a corpus could not be read: names the file, and the line for a bad case.
-#[derive(Debug, thiserror::Error)]
-pub enum CorpusError {
-    /// The file or folder cannot be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// A line is not a valid case.
-    #[error("{path}:{line}: {message}")]
-    Case {
-        /// The file.
-        path: PathBuf,
-        /// The line number (1-based).
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// Two cases have the same id.
-    #[error("{second}: duplicate id {id:?} (first at {first})")]
-    DuplicateId {
-        /// The id.
-        id: String,
-        /// Where it first appears (`file:line`).
-        first: String,
-        /// Where it appears again.
-        second: String,
-    },
-}
-
 fn ruleset_name<'de, D: Deserializer<'de>>(d: D) -> Result<Ruleset, D::Error> {
     let name = String::deserialize(d)?;
-    name.parse().map_err(serde::de::Error::custom)
+    name.parse().map_err(|e| refuse(BadValue::Ruleset(e)))
 }
 
 /// The case spelling of a value the API spells `PREFIX` + its name in capitals
@@ -277,22 +241,15 @@ fn from_api(text: &str, prefix: &str) -> Option<String> {
 }
 
 /// The API's spelling of a value named `name` in the cases (`red_loses`: `VERDICT_RED_LOSES`).
-fn api_spelling(prefix: &str, name: &str) -> String {
+pub(crate) fn api_spelling(prefix: &str, name: &str) -> String {
     format!("{prefix}{}", name.to_ascii_uppercase())
 }
 
 fn verdict_name<'de, D: Deserializer<'de>>(d: D) -> Result<Verdict, D::Error> {
     let name = String::deserialize(d)?;
     let own = from_api(&name, "VERDICT_");
-    Verdict::from_name(own.as_deref().unwrap_or(&name)).ok_or_else(|| {
-        let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.name()).collect();
-        let api: Vec<String> = names.iter().map(|n| api_spelling("VERDICT_", n)).collect();
-        serde::de::Error::custom(format!(
-            "unknown verdict {name:?} (one of {}; or as the API spells them: {})",
-            names.join(", "),
-            api.join(", ")
-        ))
-    })
+    Verdict::from_name(own.as_deref().unwrap_or(&name))
+        .ok_or_else(|| refuse(BadValue::Verdict(name)))
 }
 
 /// A side's label by its English name, its Chinese term or the API's name.
@@ -304,34 +261,21 @@ fn pattern_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Pattern>, D::E
         .into_iter()
         .find(|p| p.name() == own || p.chinese() == own)
         .map(Some)
-        .ok_or_else(|| {
-            let names: Vec<String> = Pattern::ALL
-                .iter()
-                .map(|p| format!("{} {}", p.name(), p.chinese()))
-                .collect();
-            serde::de::Error::custom(format!(
-                "unknown label {name:?} (one of {}; or as the API spells them: PATTERN_…, \
-                 PATTERN_PERPETUAL_CHECK for perpetual_check)",
-                names.join(", ")
-            ))
-        })
+        .ok_or_else(|| refuse(BadValue::Label(name)))
 }
 
 impl Case {
     /// What serde cannot check: values that are there but empty.
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), CaseFault> {
         if self.id.is_empty() {
-            return Err("id is empty".to_string());
+            return Err(CaseFault::EmptyId);
         }
         if self
             .known_difference
             .as_deref()
             .is_some_and(|s| s.trim().is_empty())
         {
-            return Err(
-                "known_difference is empty: say why qili differs, naming the docs/rules.md section"
-                    .to_string(),
-            );
+            return Err(CaseFault::EmptyKnownDifference);
         }
         Ok(())
     }
@@ -339,34 +283,46 @@ impl Case {
 
 /// Reads one case from a line of JSON; the error says what is wrong and where in the case
 /// (`expected: unknown field `rde`, …`); the caller adds the file and line.
-pub fn parse_line(line: &str) -> Result<Case, String> {
+pub fn parse_line(line: &str) -> Result<Case, CaseFault> {
+    forget_refused();
     let mut json = serde_json::Deserializer::from_str(line);
     let case: Case = serde_path_to_error::deserialize(&mut json).map_err(|e| {
-        let message = json_error(e.inner());
         let path = e.path().to_string();
+        let (reason, column) = json_error(e.inner());
         // An unknown key's path ends with the key, which the message names already.
-        let path = message
-            .strip_prefix("unknown field `")
-            .and_then(|rest| rest.split('`').next())
-            .and_then(|key| path.strip_suffix(key))
-            .map_or(path.as_str(), |parent| parent.trim_end_matches('.'));
-        match path {
-            "." | "" => message,
-            path => format!("{path}: {message}"),
+        let path = match &reason {
+            JsonFault::UnknownKey { key, .. } => path
+                .strip_suffix(key.as_str())
+                .map_or(path.as_str(), |parent| parent.trim_end_matches('.')),
+            _ => path.as_str(),
+        };
+        let path = if path == "." { "" } else { path }.to_string();
+        CaseFault::Json {
+            path,
+            reason,
+            column,
         }
     })?;
-    json.end().map_err(|e| json_error(&e))?;
+    json.end().map_err(|e| {
+        let (reason, column) = json_error(&e);
+        CaseFault::Json {
+            path: String::new(),
+            reason,
+            column,
+        }
+    })?;
     case.check()?;
     Ok(case)
 }
 
-/// serde's message without "at line 1" (a case is one line; the caller names the line).
-fn json_error(e: &serde_json::Error) -> String {
+/// serde's reason and the column it stopped at (a case is one line; the caller names the line).
+fn json_error(e: &serde_json::Error) -> (JsonFault, Option<usize>) {
     let text = e.to_string();
-    match text.rsplit_once(" at line 1 column ") {
-        Some((message, column)) => format!("{message} (column {column})"),
-        None => text,
-    }
+    let (words, column) = match text.rsplit_once(" at line 1 column ") {
+        Some((words, column)) => (words.to_string(), column.parse().ok()),
+        None => (text, None),
+    };
+    (JsonFault::of(e, words), column)
 }
 
 /// Reads the cases of a `.jsonl` file, or of every `.jsonl` file under a folder (sorted by path).
@@ -442,15 +398,15 @@ fn load_file(path: &Path) -> Result<Vec<Case>, CorpusError> {
         path: path.to_path_buf(),
         source,
     })?;
-    let bad = |line, message| CorpusError::Case {
+    let bad = |line, fault| CorpusError::Case {
         path: path.to_path_buf(),
         line,
-        message,
+        fault: Box::new(fault),
     };
     let text = String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
-        bad(line, format!("not UTF-8: {}", e.utf8_error()))
+        bad(line, CaseFault::NotUtf8(e.utf8_error()))
     })?;
     // A byte-order mark, as some Windows editors write, is not part of the first case.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
@@ -517,7 +473,7 @@ pub fn run(case: &Case) -> CaseResult {
             Some(r),
             None,
         ),
-        Err(e) => (None, None, Some(e.to_string())),
+        Err(e) => (None, None, Some(e)),
     };
     let differences = match &actual {
         Some(a) => differences(&case.expected, a),
@@ -547,27 +503,26 @@ pub fn run(case: &Case) -> CaseResult {
 }
 
 /// Every way `actual` departs from `expected`: the verdict, the labels, then move by move.
-fn differences(expected: &Expected, actual: &Actual) -> Vec<String> {
+fn differences(expected: &Expected, actual: &Actual) -> Vec<Difference> {
     let mut out = Vec::new();
     if expected.verdict != actual.verdict {
-        out.push(format!(
-            "verdict: expected {}, got {}",
-            expected.verdict.name(),
-            actual.verdict.name()
-        ));
+        out.push(Difference::Verdict {
+            expected: expected.verdict,
+            got: actual.verdict,
+        });
     }
     for (side, want, got) in [
-        ("red", expected.red, actual.red),
-        ("black", expected.black, actual.black),
+        (crate::Color::Red, expected.red, actual.red),
+        (crate::Color::Black, expected.black, actual.black),
     ] {
         if let Some(want) = want
             && want != got
         {
-            out.push(format!(
-                "{side}: expected {}, got {}",
-                want.name(),
-                got.name()
-            ));
+            out.push(Difference::Label {
+                side,
+                expected: want,
+                got,
+            });
         }
     }
     for (field, want, got) in [
@@ -581,39 +536,33 @@ fn differences(expected: &Expected, actual: &Actual) -> Vec<String> {
         if let Some(want) = want
             && want != got
         {
-            out.push(format!("{field}: expected {want}, got {got}"));
+            out.push(Difference::Count {
+                field,
+                expected: want,
+                got,
+            });
         }
     }
     if let Some(labels) = &expected.moves {
         if labels.len() != actual.moves.len() {
-            out.push(format!(
-                "moves: expected {} labels, but the cycle has {} moves",
-                labels.len(),
-                actual.moves.len()
-            ));
+            out.push(Difference::MoveCount {
+                labels: labels.len(),
+                moves: actual.moves.len(),
+            });
         } else {
             for (label, m) in labels.iter().zip(&actual.moves) {
                 if !label.matches(m.kind, &m.idle_kinds) {
-                    out.push(format!(
-                        "ply {} {}: expected {}, got {}",
-                        m.ply,
-                        m.chinese,
-                        label.text,
-                        describe(m, &label.text)
-                    ));
+                    out.push(Difference::Move {
+                        ply: m.ply,
+                        chinese: m.chinese.clone(),
+                        expected: label.text.clone(),
+                        got: describe(m, &label.text),
+                    });
                 }
             }
         }
     }
     out
-}
-
-/// Whether a difference is one the summaries (`expected …; actual …`) do not show: about the
-/// moves, the repetitions or the cycle's start; the verdict and labels are in the summaries.
-fn is_detail(difference: &str) -> bool {
-    ["ply ", "moves:", "repetitions:", "cycle_start:"]
-        .iter()
-        .any(|p| difference.starts_with(p))
 }
 
 /// A move's kind and idle kinds in the words of the case's `label`: `闲(兑)`, `idle(exchange)`
@@ -641,73 +590,55 @@ fn describe(m: &ActualMove, label: &str) -> String {
     format!("{kind}({})", idle.join(","))
 }
 
-impl fmt::Display for Expected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "verdict={}", self.verdict.name())?;
-        if let Some(p) = self.red {
-            write!(f, " red={}", p.name())?;
-        }
-        if let Some(p) = self.black {
-            write!(f, " black={}", p.name())?;
+impl Expected {
+    /// `verdict=red_loses red=perpetual_chase …`, the fields the case pins; in Chinese the labels
+    /// by their Chinese terms (`red=长捉`), the keys and the verdict as the case spells them.
+    pub fn said(&self, lang: Lang) -> String {
+        let mut out = format!("verdict={}", self.verdict.name());
+        for (key, pattern) in [("red", self.red), ("black", self.black)] {
+            if let Some(p) = pattern {
+                out.push_str(&format!(" {key}={}", pattern_said(p, lang)));
+            }
         }
         if let Some(labels) = &self.moves {
             let texts: Vec<&str> = labels.iter().map(|l| l.text.as_str()).collect();
-            write!(f, " moves={}", texts.join(","))?;
+            out.push_str(&format!(" moves={}", texts.join(",")));
         }
         if let Some(n) = self.repetitions {
-            write!(f, " repetitions={n}")?;
+            out.push_str(&format!(" repetitions={n}"));
         }
         if let Some(n) = self.cycle_start {
-            write!(f, " cycle_start={n}")?;
+            out.push_str(&format!(" cycle_start={n}"));
         }
-        Ok(())
+        out
+    }
+}
+
+impl Actual {
+    /// `verdict=draw red=idle black=idle`, in Chinese with the labels' Chinese terms.
+    pub fn said(&self, lang: Lang) -> String {
+        format!(
+            "verdict={} red={} black={}",
+            self.verdict.name(),
+            pattern_said(self.red, lang),
+            pattern_said(self.black, lang)
+        )
+    }
+}
+
+/// A label's name as a case writes it: `perpetual_chase`, in Chinese `长捉`.
+pub(crate) fn pattern_said(p: Pattern, lang: Lang) -> &'static str {
+    lang.pick(p.chinese(), p.name())
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.said(Lang::En))
     }
 }
 
 impl fmt::Display for Actual {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "verdict={} red={} black={}",
-            self.verdict.name(),
-            self.red.name(),
-            self.black.name()
-        )
-    }
-}
-
-impl fmt::Display for CaseResult {
-    /// `PASS id`, or `FAIL id (file:line): expected …; actual …` (or the error) with each move
-    /// that differs on a line of its own; `KNOWN` and `NOW PASSES` for marked cases.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let status = match self.status {
-            Status::Passed => "PASS",
-            Status::Failed => "FAIL",
-            Status::Error => "ERROR",
-            Status::KnownDifference => "KNOWN",
-            Status::NowPasses => "NOW PASSES",
-        };
-        write!(f, "{status} {}", self.id)?;
-        if !self.origin.is_empty() {
-            write!(f, " ({})", self.origin)?;
-        }
-        if self.status == Status::NowPasses {
-            f.write_str(": a known difference that now passes; remove the mark")?;
-        }
-        if !self.passed {
-            write!(f, ": expected {}; ", self.expected)?;
-            match (&self.actual, &self.error) {
-                (Some(a), _) => write!(f, "actual {a}")?,
-                (None, Some(e)) => write!(f, "cannot run: {e}")?,
-                (None, None) => f.write_str("no ruling")?,
-            }
-            for d in self.differences.iter().filter(|d| is_detail(d)) {
-                write!(f, "\n  {d}")?;
-            }
-        }
-        if let (Status::KnownDifference, Some(why)) = (self.status, &self.known_difference) {
-            write!(f, "\n  known difference: {why}")?;
-        }
-        Ok(())
+        f.write_str(&self.said(Lang::En))
     }
 }

@@ -1,11 +1,13 @@
 //! Reports of a corpus run for people and CI: the counts and their summary line, JUnit XML, and
 //! GitHub Actions annotations.
 
-use super::{CaseResult, Status};
+use super::{CaseResult, Status, pattern_said};
+use crate::Color;
+use crate::lang::{Lang, Words, english_display};
+use crate::rules::{Pattern, Verdict};
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::writer::ElementWriter;
-use std::fmt;
 
 /// The counts of a run.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -42,28 +44,217 @@ impl Tally {
     }
 }
 
-impl fmt::Display for Tally {
+impl Words for Tally {
     /// `N passed, M failed`, then `, E errors` and `, K known differences` when there are any:
-    /// one fixed form (even for 1), since CI and tests grep it.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} passed, {} failed", self.passed, self.failed)?;
+    /// one fixed form (even for 1), since CI and tests grep it; in Chinese `通过N个，未通过M个` ….
+    fn words(&self, lang: Lang) -> String {
+        let (passed, failed) = (self.passed, self.failed);
+        let mut out = match lang {
+            Lang::En => format!("{passed} passed, {failed} failed"),
+            Lang::Zh => format!("通过{passed}个，未通过{failed}个"),
+        };
         if self.errors > 0 {
-            write!(f, ", {} errors", self.errors)?;
+            out.push_str(&lang.pick(
+                format!("，无法运行{}个", self.errors),
+                format!(", {} errors", self.errors),
+            ));
         }
-        match self.known_differences {
-            0 => Ok(()),
-            k => write!(f, ", {k} known differences"),
+        if self.known_differences > 0 {
+            let k = self.known_differences;
+            out.push_str(&lang.pick(
+                format!("，已知差异{k}个"),
+                format!(", {k} known differences"),
+            ));
+        }
+        out
+    }
+}
+
+/// One way a ruling departs from what its case expects (与预期不符之处).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Difference {
+    /// The verdict.
+    Verdict {
+        /// The case's.
+        expected: Verdict,
+        /// The ruling's.
+        got: Verdict,
+    },
+    /// A side's label.
+    Label {
+        /// The side.
+        side: Color,
+        /// The case's.
+        expected: Pattern,
+        /// The ruling's.
+        got: Pattern,
+    },
+    /// `repetitions` or `cycle_start`.
+    Count {
+        /// The key.
+        field: &'static str,
+        /// The case's.
+        expected: usize,
+        /// The ruling's.
+        got: usize,
+    },
+    /// The number of move labels against the cycle's length.
+    MoveCount {
+        /// The case's labels.
+        labels: usize,
+        /// The cycle's moves.
+        moves: usize,
+    },
+    /// A move's kind.
+    Move {
+        /// The index of the move in the case's moves.
+        ply: usize,
+        /// The move in Chinese notation.
+        chinese: String,
+        /// The label as the case writes it.
+        expected: String,
+        /// The move's kind in the label's spelling.
+        got: String,
+    },
+}
+
+impl Difference {
+    /// Whether the summaries (`expected …; actual …`) do not show it: about the moves, the
+    /// repetitions or the cycle's start; the verdict and labels are in the summaries.
+    pub fn is_detail(&self) -> bool {
+        !matches!(self, Difference::Verdict { .. } | Difference::Label { .. })
+    }
+}
+
+impl Words for Difference {
+    fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Difference::Verdict { expected, got }, Lang::En) => {
+                format!("verdict: expected {}, got {}", expected.name(), got.name())
+            }
+            (Difference::Verdict { expected, got }, Lang::Zh) => {
+                format!("verdict：应为{}，实为{}", expected.name(), got.name())
+            }
+            (
+                Difference::Label {
+                    side,
+                    expected,
+                    got,
+                },
+                lang,
+            ) => match lang {
+                Lang::En => format!(
+                    "{}: expected {}, got {}",
+                    side.name(),
+                    expected.name(),
+                    got.name()
+                ),
+                Lang::Zh => format!(
+                    "{}：应为{}，实为{}",
+                    crate::lang::side_zh(*side),
+                    pattern_said(*expected, lang),
+                    pattern_said(*got, lang)
+                ),
+            },
+            (
+                Difference::Count {
+                    field,
+                    expected,
+                    got,
+                },
+                lang,
+            ) => lang.pick(
+                format!("{field}：应为{expected}，实为{got}"),
+                format!("{field}: expected {expected}, got {got}"),
+            ),
+            (Difference::MoveCount { labels, moves }, lang) => lang.pick(
+                format!("moves：应有{labels}个标记，但循环有{moves}着"),
+                format!("moves: expected {labels} labels, but the cycle has {moves} moves"),
+            ),
+            (
+                Difference::Move {
+                    ply,
+                    chinese,
+                    expected,
+                    got,
+                },
+                lang,
+            ) => lang.pick(
+                format!("moves[{ply}] {chinese}：应为{expected}，实为{got}"),
+                format!("ply {ply} {chinese}: expected {expected}, got {got}"),
+            ),
         }
     }
 }
 
-/// The one-line reason a case failed: what was expected and what came out (or the error).
-fn failure_message(r: &CaseResult) -> String {
-    match (&r.actual, &r.error) {
-        (Some(a), _) => format!("expected {}; actual {a}", r.expected),
-        (None, Some(e)) => format!("expected {}; cannot run: {e}", r.expected),
-        (None, None) => format!("expected {}; no ruling", r.expected),
+impl Words for CaseResult {
+    /// `PASS id`, or `FAIL id (file:line): expected …; actual …` (or the error) with each move
+    /// that differs on a line of its own; `KNOWN` and `NOW PASSES` for marked cases. In Chinese
+    /// 通过, 未通过, 出错, 已知差异 and 已知差异现已通过.
+    fn words(&self, lang: Lang) -> String {
+        let status = match (self.status, lang) {
+            (Status::Passed, Lang::En) => "PASS",
+            (Status::Failed, Lang::En) => "FAIL",
+            (Status::Error, Lang::En) => "ERROR",
+            (Status::KnownDifference, Lang::En) => "KNOWN",
+            (Status::NowPasses, Lang::En) => "NOW PASSES",
+            (Status::Passed, Lang::Zh) => "通过",
+            (Status::Failed, Lang::Zh) => "未通过",
+            (Status::Error, Lang::Zh) => "出错",
+            (Status::KnownDifference, Lang::Zh) => "已知差异",
+            (Status::NowPasses, Lang::Zh) => "已知差异现已通过",
+        };
+        let colon = lang.pick("：", ": ");
+        let mut out = format!("{status} {}", self.id);
+        if !self.origin.is_empty() {
+            out.push_str(&format!(" ({})", self.origin));
+        }
+        if self.status == Status::NowPasses {
+            out.push_str(&format!("{colon}{}", now_passes(lang)));
+        }
+        if !self.passed {
+            out.push_str(&format!("{colon}{}", summary(self, lang)));
+            for d in self.differences.iter().filter(|d| d.is_detail()) {
+                out.push_str(&format!("\n  {}", d.words(lang)));
+            }
+        }
+        if let (Status::KnownDifference, Some(why)) = (self.status, &self.known_difference) {
+            let known = lang.pick("已知差异：", "known difference: ");
+            out.push_str(&format!("\n  {known}{why}"));
+        }
+        out
     }
+}
+
+english_display!(CaseResult, Tally, Difference);
+
+/// What a marked case that now passes is told.
+fn now_passes(lang: Lang) -> &'static str {
+    lang.pick(
+        "已知差异现已通过；请去掉该标记",
+        "a known difference that now passes; remove the mark",
+    )
+}
+
+/// The one-line reason a case failed: what was expected and what came out (or the error).
+fn summary(r: &CaseResult, lang: Lang) -> String {
+    let expected = r.expected.said(lang);
+    let outcome = match (&r.actual, &r.error, lang) {
+        (Some(a), _, Lang::En) => format!("actual {}", a.said(lang)),
+        (Some(a), _, Lang::Zh) => format!("实为 {}", a.said(lang)),
+        (None, Some(e), Lang::En) => format!("cannot run: {}", e.words(lang)),
+        (None, Some(e), Lang::Zh) => format!("无法运行：{}", e.words(lang)),
+        (None, None, lang) => lang.pick("没有裁决", "no ruling").to_string(),
+    };
+    lang.pick(
+        format!("应为 {expected}；{outcome}"),
+        format!("expected {expected}; {outcome}"),
+    )
+}
+
+/// The one-line reason a case failed, in English (JUnit and the annotations are for CI).
+fn failure_message(r: &CaseResult) -> String {
+    summary(r, Lang::En)
 }
 
 /// The file a case came from (`cases/axf.jsonl`), for grouping; empty if parsed from a string.
@@ -159,9 +350,7 @@ fn testcase(w: &mut Writer<Vec<u8>>, r: &CaseResult) -> std::io::Result<()> {
         Status::NowPasses => {
             element.write_inner_content(|w| {
                 w.create_element("system-out")
-                    .write_text_content(BytesText::new(
-                        "a known difference that now passes; remove the mark",
-                    ))
+                    .write_text_content(BytesText::new(now_passes(Lang::En)))
                     .map(|_| ())
             })?;
         }
@@ -201,19 +390,13 @@ fn testcase(w: &mut Writer<Vec<u8>>, r: &CaseResult) -> std::io::Result<()> {
 pub fn github_annotation(r: &CaseResult) -> Option<String> {
     let (level, message) = match r.status {
         Status::Failed | Status::Error => ("error", format!("{}: {}", r.id, failure_message(r))),
-        Status::NowPasses => (
-            "warning",
-            format!(
-                "{}: a known difference that now passes; remove the mark",
-                r.id
-            ),
-        ),
+        Status::NowPasses => ("warning", format!("{}: {}", r.id, now_passes(Lang::En))),
         Status::Passed | Status::KnownDifference => return None,
     };
     let mut details = message;
-    for d in r.differences.iter().filter(|d| super::is_detail(d)) {
+    for d in r.differences.iter().filter(|d| d.is_detail()) {
         details.push('\n');
-        details.push_str(d);
+        details.push_str(&d.to_string());
     }
     let mut properties = Vec::new();
     if !r.origin.is_empty() {
