@@ -1,11 +1,14 @@
 //! The mover's pieces that take part in a chase (联合捉, 2011 24.17; docs/gain.md §3): the
-//! capturer, the attackers the gain needs, and the pieces that pin or block a defender.
+//! capturer, the attackers the gain needs, the pieces that hold a defender on its line and the
+//! pieces that guard their own cannon's screen against the chased piece.
 
 use super::Judge;
 use crate::attacks::{attackers, targets};
+use crate::board::Board;
 use crate::moves::Move;
 use crate::piece::{Piece, Role};
 use crate::position::Position;
+use crate::rules::protection::exchange;
 use crate::rules::report::Defender;
 use crate::rules::tactics::context::Context;
 use crate::rules::tactics::gain::Query;
@@ -14,11 +17,11 @@ use crate::square::Square;
 impl Judge<'_> {
     /// The mover's pieces that take part in winning the piece on `sq` (联合捉, 2011 24.17): its
     /// capturer; if no attacker wins it alone, every attacker the gain needs (more attackers
-    /// than roots); and pieces that pin or block one of its defenders (making a root false). A
-    /// piece that only moves out of a line, lends its body as a screen or blocks a line by
-    /// standing there does not make a chase joint (2011 figures 10, 26, 28). An attacker's part
-    /// is judged with the others' attacks taken away and their bodies left standing; the
-    /// opponent only recaptures.
+    /// than roots); pieces that hold one of its defenders on its line (making a root false);
+    /// pieces that guard a participating cannon's own screen against it. A piece that only moves
+    /// out of a line, lends its body as a screen or blocks a root by standing in its way (断根)
+    /// does not make a chase joint (2011 figures 10, 26, 28). Each piece's part is judged with
+    /// its attacks taken away and its body left standing; the opponent only recaptures.
     pub(super) fn participants(
         &self,
         sq: Square,
@@ -63,24 +66,24 @@ impl Judge<'_> {
                 (*a, needed)
             }
         };
-        // Pieces that pin or block a defender: the gain needs them where they stand.
+        // Pieces that hold a defender on its line (pin it, or attack where it would recapture):
+        // on its file or rank, not between it and the chased piece, and the gain needs their
+        // attacks where they stand. Their bodies are left standing, so a piece that only blocks
+        // a root (断根: on a horse's leg, an elephant's eye, a rook's line) is no participant.
         for (p, piece) in base.board().pieces_of(mover) {
             if piece.role == Role::King || out.contains(&p) || attackers.contains(&p) {
                 continue;
             }
-            // A piece on a defender's line beyond it pins it (it may not leave the line); one
-            // that only stands in a root's way (断根: between the defender and the piece, or on
-            // its leg or eye) blocks, and blocking is no part in the chase (2011 24.17).
-            let by_defender = defenders
+            let on_a_line = defenders
                 .iter()
                 .any(|d| on_line(p, d.square) && !between(p, d.square, sq));
-            if !by_defender {
-                continue;
-            }
-            let mut board = *base.board();
-            board.set(p, None);
-            if !wins(Position::from_parts(board, mover, 0, 1), cx) {
+            if on_a_line && !wins(powerless(&base, p, sq), cx) {
                 out.push(p);
+            }
+        }
+        for g in self.screen_guards(sq, &out, cx) {
+            if !out.contains(&g) {
+                out.push(g);
             }
         }
         // 抽吃 by another piece: a line of checks whose capture another piece makes needs the
@@ -93,23 +96,65 @@ impl Judge<'_> {
         out.sort();
         out
     }
+
+    /// The mover's pieces that guard the screen of a participating cannon against the chased
+    /// piece on `sq` (24.17): the screen is the mover's own piece, the chased piece taking it
+    /// (breaking the cannon's attack) loses material in the exchange on the screen's point, and
+    /// would not with the guard's attacks taken away (its body left standing).
+    fn screen_guards(&self, sq: Square, out: &[Square], cx: &mut Context) -> Vec<Square> {
+        let a = &self.scene.again;
+        let board = a.board();
+        let mover = a.turn();
+        let cannon = Piece::new(mover, Role::Cannon);
+        let arithmetic = self.profile.material;
+        // Whether the opponent, to move on the board of `pos`, loses material by taking the
+        // screen on `s` with the chased piece.
+        let loses = |pos: Option<Position>, s: Square, cx: &mut Context| {
+            pos.and_then(|p| Position::from_parts(*p.board(), !mover, 0, 1))
+                .filter(|p| p.is_legal(Move::new(sq, s)))
+                .is_some_and(|p| {
+                    exchange(cx, &p, Move::new(sq, s), arithmetic, self.limits).value < 0
+                })
+        };
+        let mut guards = Vec::new();
+        for &c in out.iter().filter(|&&c| board.get(c) == Some(cannon)) {
+            let Some(s) =
+                screen(board, c, sq).filter(|&s| board.get(s).is_some_and(|x| x.color == mover))
+            else {
+                continue;
+            };
+            if !loses(Some(*a), s, cx) {
+                continue;
+            }
+            for g in attackers(board, s, mover) {
+                let role = board.get(g).map(|x| x.role);
+                if role == Some(Role::King) || out.contains(&g) || guards.contains(&g) {
+                    continue;
+                }
+                if !loses(powerless(a, g, s), s, cx) {
+                    guards.push(g);
+                }
+            }
+        }
+        guards
+    }
 }
 
-/// `pos` with the mover's pieces on `gone` made inert for the point `sq`: each replaced by a
-/// body of its side that attacks nothing there (an advisor off its palace, else a pawn), so it
-/// still blocks lines, screens cannons and holds legs; `None` if no such body fits. A body never
-/// attacks the enemy king: an advisor put in the enemy's palace would take it, a move no legal
-/// position has and no search expects.
+/// `pos` with the mover's pieces on `gone` stripped of their attacks: each replaced by a body of
+/// its side that reaches neither `sq` nor any enemy piece (an advisor, which attacks nothing off
+/// a palace, else a pawn), so that it still blocks lines, legs and eyes and screens cannons;
+/// `None` if no such body fits.
 fn inert(pos: &Position, gone: &[Square], sq: Square) -> Option<Position> {
     let mover = pos.turn();
-    let king = pos.king(!mover);
     let mut board = *pos.board();
     for &g in gone {
         let body = [Role::Advisor, Role::Pawn].into_iter().find_map(|role| {
             let mut b = board;
             b.set(g, Some(Piece { color: mover, role }));
-            let reach = targets(&b, g);
-            (!reach.contains(&sq) && !reach.contains(&king)).then_some(b)
+            targets(&b, g)
+                .into_iter()
+                .all(|t| t != sq && b.get(t).is_none_or(|x| x.color == mover))
+                .then_some(b)
         });
         board = body?;
     }
@@ -158,4 +203,37 @@ fn between(p: Square, a: Square, b: Square) -> bool {
     let within = |x: u8, y: u8, z: u8| x.min(z) < y && y < x.max(z);
     (a.file() == b.file() && p.file() == a.file() && within(a.rank(), p.rank(), b.rank()))
         || (a.rank() == b.rank() && p.rank() == a.rank() && within(a.file(), p.file(), b.file()))
+}
+
+/// `pos` with the mover's piece on `p` stripped of its attacks (see [`inert`]), or, where no
+/// body fits, the point emptied.
+fn powerless(pos: &Position, p: Square, at: Square) -> Option<Position> {
+    inert(pos, &[p], at).or_else(|| {
+        let mut board = *pos.board();
+        board.set(p, None);
+        Position::from_parts(board, pos.turn(), 0, 1)
+    })
+}
+
+/// The one piece between the cannon on `c` and the point `sq` on its file or rank: its screen.
+fn screen(board: &Board, c: Square, sq: Square) -> Option<Square> {
+    let step = |from: u8, to: u8| (i32::from(to) - i32::from(from)).signum();
+    let (df, dr) = (step(c.file(), sq.file()), step(c.rank(), sq.rank()));
+    if df != 0 && dr != 0 {
+        return None;
+    }
+    let mut at = c;
+    let mut found = None;
+    loop {
+        at = at.offset(df, dr)?;
+        if at == sq {
+            return found;
+        }
+        if !board.is_empty(at) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(at);
+        }
+    }
 }
