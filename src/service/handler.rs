@@ -6,7 +6,8 @@ use super::convert;
 use super::failure::{Failure, Limit, abridge, reclassify};
 use super::pb;
 use super::pb::qili_server::Qili;
-use super::pool::WorkPool;
+use super::pool::{WorkPool, guarded};
+use super::quick;
 use super::timeout::parse_grpc_timeout;
 use crate::lang::{Lang, Words};
 use crate::position::Position;
@@ -162,14 +163,16 @@ impl QiliService {
 
     /// Rules on one request: checks the limits, then reads and adjudicates it within them and
     /// hands what it came to to `finish` where the ruling ran (the reply's conversion, the page's
-    /// sheet), and tells `note` the verdict.
+    /// sheet), and tells `note` the verdict. A small request whose `finish` is [`Finish::Light`]
+    /// is ruled on the async worker when its ruling fits the cheap path's bound (see
+    /// [`quick`](super::quick)), else in the pool; the reply is the same either way.
     pub(super) async fn rule_then<T, F>(
         &self,
         r: pb::AdjudicateRequest,
         start: Instant,
         deadline: Instant,
         note: Option<&CallNote>,
-        finish: F,
+        finish: (Finish, F),
     ) -> Result<T, Failure>
     where
         T: Send + 'static,
@@ -177,6 +180,7 @@ impl QiliService {
     {
         // The limits are said in the request's language (English when it names none or a bad one).
         let lang = convert::language(r.language).map_or(Lang::En, convert::error_lang);
+        let (weight, finish) = finish;
         if r.moves.len() > self.config.max_moves {
             return Err(Failure::limit(Limit::Moves {
                 moves: r.moves.len(),
@@ -185,12 +189,44 @@ impl QiliService {
             .said(lang));
         }
         let (request, request_id, wanted) = convert::into_request(r)?;
+        let lang = wanted.error_lang();
+        let late = || Failure::deadline(start.elapsed().as_millis()).said(lang);
+        let mut read = None;
+        if weight == Finish::Light && quick::fits(&request) {
+            if Instant::now() >= deadline {
+                return Err(late());
+            }
+            let (first, moves) = request.parse().map_err(|e| Failure::request(&e, lang))?;
+            match guarded(|| quick::rule(&first, &moves, &request.options))? {
+                Some(ruling) => {
+                    let verdict = ruling.verdict;
+                    let ruled = Ruled {
+                        ruling,
+                        start: first,
+                        moves,
+                        request_id,
+                        wanted,
+                    };
+                    let out = guarded(|| finish(ruled))?;
+                    if Instant::now() >= deadline {
+                        return Err(late());
+                    }
+                    if let Some(note) = note {
+                        note.verdict(verdict.name());
+                    }
+                    return Ok(out);
+                }
+                // Too long for the cheap path: the pool rules the moves read here.
+                None => read = Some((first, moves)),
+            }
+        }
         let (out, verdict) = self
             .pool
             .run(start, deadline, move || {
-                let (first, moves) = request
-                    .parse()
-                    .map_err(|e| Failure::request(&e, wanted.error_lang()))?;
+                let (first, moves) = match read {
+                    Some(read) => read,
+                    None => request.parse().map_err(|e| Failure::request(&e, lang))?,
+                };
                 let ruling = rules::rule(&first, &moves, &request.options);
                 let verdict = ruling.verdict;
                 let ruled = Ruled {
@@ -231,7 +267,7 @@ impl QiliService {
     pub(super) async fn adjudicate_then<T, F>(
         &self,
         request: Request<pb::AdjudicateRequest>,
-        finish: F,
+        finish: (Finish, F),
     ) -> Result<T, Failure>
     where
         T: Send + 'static,
@@ -327,6 +363,16 @@ impl QiliService {
     }
 }
 
+/// How long the work after a ruling (`finish` of [`QiliService::rule_then`]) may take.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Finish {
+    /// The reply's conversion: a ruling that fits the cheap path may be finished on the async
+    /// worker.
+    Light,
+    /// As long as its input is large (the page's sheet): always in the pool.
+    Heavy,
+}
+
 /// What a ruling request came to: the library's ruling of `moves` from `start`, the request's id
 /// and what the caller wants of the answer.
 pub(super) struct Ruled {
@@ -373,7 +419,9 @@ impl Qili for QiliService {
         &self,
         request: Request<pb::AdjudicateRequest>,
     ) -> Result<Response<pb::Ruling>, Status> {
-        let result = self.adjudicate_then(request, Ruled::reply).await;
+        let result = self
+            .adjudicate_then(request, (Finish::Light, Ruled::reply))
+            .await;
         result.map(Response::new).map_err(|f| f.to_status())
     }
 
@@ -396,9 +444,15 @@ impl Qili for QiliService {
                     let deadline = start + service.config.deadline;
                     let id = r.request_id.clone();
                     let result = service
-                        .rule_then(r, start, deadline, None, |x| {
-                            (x.ruling.verdict.name(), x.reply())
-                        })
+                        .rule_then(
+                            r,
+                            start,
+                            deadline,
+                            None,
+                            (Finish::Light, |x: Ruled| {
+                                (x.ruling.verdict.name(), x.reply())
+                            }),
+                        )
                         .await;
                     let result = match result {
                         Ok((verdict, ruling)) => {
@@ -457,5 +511,91 @@ impl Qili for QiliService {
         super::watch::status(self, request)
             .await
             .map_err(|f| f.to_status())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prost::Message;
+    use std::path::PathBuf;
+
+    /// The request and the thread its ruling ran on, and the reply's bytes.
+    async fn answer(
+        service: &QiliService,
+        r: &pb::AdjudicateRequest,
+        weight: Finish,
+    ) -> (bool, Result<Vec<u8>, Failure>) {
+        let start = Instant::now();
+        let deadline = start + std::time::Duration::from_secs(60);
+        let out = service
+            .rule_then(
+                r.clone(),
+                start,
+                deadline,
+                None,
+                (weight, |x: Ruled| {
+                    let pooled = std::thread::current()
+                        .name()
+                        .is_some_and(|n| n.starts_with("qili-work-"));
+                    (pooled, x.reply().encode_to_vec())
+                }),
+            )
+            .await;
+        match out {
+            Ok((pooled, bytes)) => (pooled, Ok(bytes)),
+            Err(f) => (false, Err(f)),
+        }
+    }
+
+    /// The cheap path's reply is the pool's, byte for byte, at every detail level: the corpus
+    /// (cycles, short and long searches), the platform mix (mostly no cycle) and bad requests.
+    #[tokio::test]
+    async fn the_cheap_path_answers_as_the_pool_does() {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("cases"))
+            .expect("cases/")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        files.sort();
+        let mut requests: Vec<pb::AdjudicateRequest> = crate::corpus::load_all(&files)
+            .expect("the corpus")
+            .iter()
+            .map(convert::case_request)
+            .collect();
+        let mix = std::fs::read_to_string(root.join("benches/data/platform-mix.jsonl"))
+            .expect("the platform mix");
+        for line in mix.lines().step_by(7) {
+            requests.push(crate::service::decode_json(line.as_bytes()).expect("a request"));
+        }
+        let mut bad = requests[0].clone();
+        bad.moves.push("a0a9".to_string());
+        requests.push(bad);
+        let service = QiliService::new(ServiceConfig::default());
+        let (mut quick, mut pooled) = (0, 0);
+        for (n, base) in requests.iter().enumerate() {
+            for detail in [pb::Detail::Full, pb::Detail::Summary, pb::Detail::Verdict] {
+                let mut r = base.clone();
+                r.detail = detail.into();
+                r.language = [pb::Language::Both, pb::Language::Zh, pb::Language::En][n % 3].into();
+                let (in_pool, pool) = answer(&service, &r, Finish::Heavy).await;
+                let (cheap_pooled, cheap) = answer(&service, &r, Finish::Light).await;
+                assert!(in_pool || pool.is_err(), "Heavy is ruled in the pool");
+                assert_eq!(cheap, pool, "{}", r.request_id);
+                if cheap.is_ok() {
+                    if cheap_pooled {
+                        pooled += 1
+                    } else {
+                        quick += 1
+                    }
+                }
+            }
+        }
+        // Both paths were compared: most rulings take the cheap one, the long ones the pool.
+        assert!(
+            quick > pooled && pooled > 0,
+            "{quick} cheap, {pooled} in the pool"
+        );
     }
 }

@@ -21,7 +21,7 @@ use super::config::ServiceConfig;
 use super::connection::BodyTimeout;
 use super::convert;
 use super::failure::{FIELD_KEY, Failure, PLY_KEY, abridge};
-use super::handler::QiliService;
+use super::handler::{Finish, QiliService, Ruled};
 use super::pb;
 use super::pb::qili_server::Qili;
 use super::pool::Lane;
@@ -516,7 +516,10 @@ async fn adjudicate(
 ) -> Result<Response, HttpError> {
     let said = limits_said(request.language, &headers);
     let ruling = service
-        .adjudicate_then(grpc_request(request, &headers, note), |ruled| ruled.reply())
+        .adjudicate_then(
+            grpc_request(request, &headers, note),
+            (Finish::Light, Ruled::reply),
+        )
         .await
         .map_err(|f| HttpError::from(f.said(said)))?;
     Ok(json(StatusCode::OK, &ruling))
@@ -874,26 +877,29 @@ async fn desk_ruling(
     let options = convert::into_request(request.clone()).map(|(r, _, _)| r.options);
     // The sheet is written where the ruling was made, from the moves the handler read.
     let html = service
-        .adjudicate_then(grpc_request(request, &headers, note), move |ruled| {
-            let dispute = dispute.unwrap_or(Dispute {
-                start: ruled.start,
-                moves: ruled.moves,
-                source: None,
-            });
-            let forbidden = options
-                .ok()
-                .and_then(|o| forbidden_after(dispute.start, &dispute.moves, o).ok())
-                .map(|(_, list)| list)
-                .unwrap_or_default();
-            sheet::ruling_fragment(
-                &ruled.ruling,
-                &dispute,
-                &paperwork,
-                &forbidden,
-                diagrams,
-                lang,
-            )
-        })
+        .adjudicate_then(
+            grpc_request(request, &headers, note),
+            (Finish::Heavy, move |ruled: Ruled| {
+                let dispute = dispute.unwrap_or(Dispute {
+                    start: ruled.start,
+                    moves: ruled.moves,
+                    source: None,
+                });
+                let forbidden = options
+                    .ok()
+                    .and_then(|o| forbidden_after(dispute.start, &dispute.moves, o).ok())
+                    .map(|(_, list)| list)
+                    .unwrap_or_default();
+                sheet::ruling_fragment(
+                    &ruled.ruling,
+                    &dispute,
+                    &paperwork,
+                    &forbidden,
+                    diagrams,
+                    lang,
+                )
+            }),
+        )
         .await
         .map_err(|f| HttpError::from(f.said(said)))?;
     Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())

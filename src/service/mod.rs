@@ -12,6 +12,7 @@ mod health;
 mod http;
 pub mod pb;
 mod pool;
+mod quick;
 mod server;
 mod timeout;
 mod watch;

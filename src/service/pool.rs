@@ -1,12 +1,17 @@
 //! The work pool: every piece of work a request causes — a ruling (unary or streamed), an
 //! analysis, reading an uploaded record, rendering the HTML sheet — runs here, on
-//! `--max-concurrent` threads of its own, under the call's deadline, never on the async workers.
+//! `--max-concurrent` threads of its own, under the call's deadline, not on the async workers;
+//! except a ruling whose whole work is provably small (the cheap path, [`super::quick`]).
 //!
 //! Why a pool of its own, and not tokio's blocking pool or in-line work: the async workers carry
 //! every connection (HTTP/2 framing, timers, health checks), so a ruling there (up to 80 000
 //! positions, about 16 ms) holds up every call behind it: unary deadlines did not hold beside
-//! streams (issue 23.5). Ruling in-line under a small node budget would bound that, but a ruling
-//! cut short by its budget is a different ruling, and re-running it elsewhere wastes the work.
+//! streams (issue 23.5). A ruling cut short by a small budget is a different ruling; but one
+//! that ends within a budget that is a prefix of the real one is the real ruling, so the cheap
+//! path makes rulings in-line under 400 positions and sends here only those that need more
+//! (wasting at most those 400). The hand-off costs few instructions (about 1 000 a call under
+//! callgrind) but wakes a pool thread and then the waiting worker: kernel time that callgrind
+//! does not count and `/proc` does (BENCHMARKS.md).
 //! `spawn_blocking` keeps the workers free but costs a task allocation, a join handle and the
 //! blocking pool's bookkeeping for each call, and a permit taken before it was a second hand-off.
 //! Here one bounded queue is both the permit and the hand-off: a call puts a boxed closure on it
@@ -222,10 +227,7 @@ impl WorkPool {
             if tx.is_closed() || Instant::now() >= deadline {
                 return;
             }
-            // A panic is a fault of the server, answered as one; the thread lives on.
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
-                .map_err(|_| Failure::internal("the work failed (a panic; see the log)".into()));
-            let _ = tx.send(out);
+            let _ = tx.send(guarded(work));
         });
         {
             let queue = &self.shared.queue;
@@ -251,6 +253,13 @@ impl WorkPool {
             Ok(Err(_)) | Err(_) => Err(late()),
         }
     }
+}
+
+/// Runs `work`; a panic in it is a fault of the server, answered as one (INTERNAL), and the
+/// thread that ran it (a pool thread, or an async worker on the cheap path) lives on.
+pub fn guarded<T>(work: impl FnOnce() -> T) -> Result<T, Failure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .map_err(|_| Failure::internal("the work failed (a panic; see the log)".into()))
 }
 
 /// The pool threads' priority: 37 of thread-priority's 0–99 scale, which it maps to niceness 4
