@@ -501,6 +501,24 @@ async fn grpc_web_answers_over_http1_on_the_grpc_port() {
             .find_map(|l| l.strip_prefix("qili-field:").map(|s| s.trim().to_string()))
     });
     assert_eq!(field.as_deref(), Some("fen"));
+    // The access log has their codes, the success's from the trailers in its body.
+    let calls = server.calls(2, Duration::from_secs(5));
+    let code_of = |rpc: &str| {
+        calls
+            .iter()
+            .find(|c| c["rpc"] == rpc)
+            .map(|c| (c["code"].clone(), c["level"].clone()))
+    };
+    assert_eq!(
+        code_of("/qili.v1.Qili/ListRulesets"),
+        Some(("OK".into(), "INFO".into())),
+        "{calls:?}"
+    );
+    assert_eq!(
+        code_of("/qili.v1.Qili/Adjudicate"),
+        Some(("INVALID_ARGUMENT".into(), "INFO".into())),
+        "{calls:?}"
+    );
 
     // Plain gRPC (HTTP/2) on the same port is unchanged.
     let mut client = pb::qili_client::QiliClient::new(super::common::channel(&server.url()).await);

@@ -34,6 +34,9 @@ pub struct CallNote(Arc<Note>);
 struct Note {
     request_id: OnceLock<String>,
     verdict: OnceLock<&'static str>,
+    /// A gRPC-Web call: its code comes from [`WebCodeLayer`].
+    web: bool,
+    code: OnceLock<Code>,
 }
 
 impl CallNote {
@@ -163,7 +166,14 @@ where
     }
 
     fn call(&mut self, mut request: http::Request<B>) -> Respond<S::Future> {
-        let note = CallNote::default();
+        let web = request
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes().starts_with(b"application/grpc-web"));
+        let note = CallNote(Arc::new(Note {
+            web,
+            ..Note::default()
+        }));
         request.extensions_mut().insert(note.clone());
         let call = Call {
             start: Instant::now(),
@@ -225,7 +235,7 @@ enum End {
     /// A gRPC status, from the response head (an error answered at once) or the trailers.
     Grpc(Status),
     /// A response that is not gRPC: its HTTP status, the failure an HTTP route reported, and
-    /// whether it is gRPC-Web (whose code, in the body's trailers, the log does not read).
+    /// whether it is gRPC-Web (whose code, in the body's trailers, [`WebCodeLayer`] notes).
     Http(http::StatusCode, Option<Status>, bool),
 }
 
@@ -293,18 +303,20 @@ impl Call {
             Some(End::Http(status, failure, web)) => {
                 let http_status = status.as_u16();
                 let failure = failure.as_ref();
+                // A success of the JSON API is OK, as over gRPC; gRPC-Web's is in its trailers.
+                let code = match failure {
+                    Some(f) => Some(f.code()),
+                    None if *web => self.note.0.code.get().copied(),
+                    None => status.is_success().then_some(Code::Ok),
+                };
                 // The code decides, as over gRPC: a 504 (DEADLINE_EXCEEDED) is the client's
                 // deadline or the server's load, no fault; a 5xx with no code is one.
-                let level = match failure {
-                    Some(f) => level_of(f.code()),
+                let level = match code {
+                    Some(c) => level_of(c),
                     None if status.is_server_error() => tracing::Level::ERROR,
                     None => tracing::Level::INFO,
                 };
-                // A success of the JSON API is OK, as over gRPC.
-                let code = match failure {
-                    Some(f) => Some(code_name(f.code())),
-                    None => (status.is_success() && !web).then_some("OK"),
-                };
+                let code = code.map(code_name);
                 let meta = |key: &str| {
                     failure.and_then(|f| f.metadata().get(key)?.to_str().ok().map(str::to_owned))
                 };
@@ -389,6 +401,108 @@ impl<B: Body> Body for Logged<B> {
                     call.log();
                 }
             }
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// Inside gRPC-Web's translation, where an answer's trailers are still trailers: notes a
+/// gRPC-Web call's code, which [`AccessLogLayer`] outside sees only encoded in the body.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WebCodeLayer;
+
+impl<S> Layer<S> for WebCodeLayer {
+    type Service = WebCode<S>;
+    fn layer(&self, inner: S) -> WebCode<S> {
+        WebCode { inner }
+    }
+}
+
+/// The service of [`WebCodeLayer`].
+#[derive(Clone, Debug)]
+pub struct WebCode<S> {
+    inner: S,
+}
+
+impl<S, B, R> Service<http::Request<B>> for WebCode<S>
+where
+    S: Service<http::Request<B>, Response = http::Response<R>>,
+{
+    type Response = http::Response<WebCodeBody<R>>;
+    type Error = S::Error;
+    type Future = WebCodeFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> WebCodeFuture<S::Future> {
+        let note = request
+            .extensions()
+            .get::<CallNote>()
+            .filter(|n| n.0.web)
+            .cloned();
+        WebCodeFuture {
+            inner: self.inner.call(request),
+            note,
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The response future of [`WebCode`].
+    pub struct WebCodeFuture<F> {
+        #[pin]
+        inner: F,
+        note: Option<CallNote>,
+    }
+}
+
+impl<F, R, E> Future for WebCodeFuture<F>
+where
+    F: Future<Output = Result<http::Response<R>, E>>,
+{
+    type Output = Result<http::Response<WebCodeBody<R>>, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let result = ready!(this.inner.poll(cx));
+        let note = this.note.take();
+        Poll::Ready(result.map(|r| r.map(|body| WebCodeBody { body, note })))
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A response body that notes the code of its trailers (see [`WebCodeLayer`]).
+    pub struct WebCodeBody<B> {
+        #[pin]
+        body: B,
+        note: Option<CallNote>,
+    }
+}
+
+impl<B: Body> Body for WebCodeBody<B> {
+    type Data = B::Data;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
+        let this = self.project();
+        let frame = ready!(this.body.poll_frame(cx));
+        if let (Some(note), Some(Ok(f))) = (this.note.as_ref(), &frame)
+            && let Some(status) = f.trailers_ref().and_then(Status::from_header_map)
+        {
+            let _ = note.0.code.set(status.code());
         }
         Poll::Ready(frame)
     }

@@ -16,7 +16,7 @@
 //! (RESOURCE_EXHAUSTED: over a limit), 429 (RESOURCE_EXHAUSTED: the server is saturated), 504
 //! (DEADLINE_EXCEEDED), 404 (NOT_FOUND), 405 (UNIMPLEMENTED) or 500 (INTERNAL).
 
-use super::access::CallNote;
+use super::access::{CallNote, WebCodeLayer};
 use super::config::ServiceConfig;
 use super::connection::BodyTimeout;
 use super::convert;
@@ -71,6 +71,7 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; st
 pub fn routes(grpc: Routes, service: QiliService, config: &ServiceConfig) -> Routes {
     let grpc = grpc
         .into_axum_router()
+        .layer(WebCodeLayer)
         .layer(tonic_web::GrpcWebLayer::new());
     let http = Router::new()
         .route(
