@@ -75,3 +75,22 @@ fn a_line_does_not_end_on_a_capture_that_can_be_taken_back() {
         assert_eq!(g.value, 0, "{plies} plies: {g:?}");
     }
 }
+
+/// Red's horse c5 forks by 马七进六 (c5d7, check): the black cannons b8 and f8 each save
+/// themselves by blocking the leg d8, not both; the king's steps save neither.
+const FORK: &str = "4k1b2/1c3c3/6N2/9/2N6/9/9/4B4/9/3AKA3 w";
+
+#[test]
+fn a_fork_by_check_wins_each_piece_the_opponent_may_give_up() {
+    let pos = position(FORK);
+    for target in ["b8", "f8"] {
+        let mut cx = Context::new(u64::MAX);
+        let q = query(10).targeting(target.parse().expect("a point"));
+        let g = gain(&mut cx, &pos, &q);
+        let line: Vec<String> = g.line.iter().map(|m| m.to_string()).collect();
+        assert!(g.gains(), "{target}: {g:?}");
+        assert_eq!(line.first().map(String::as_str), Some("c5d7"), "{target}");
+        assert_eq!(line.last().map(|m| &m[2..]), Some(target), "{target}");
+        assert!(gains(&mut cx, &pos, &q).gains, "{target}: the probe");
+    }
+}

@@ -46,7 +46,9 @@ impl Judge<'_> {
         line: &[Move],
         cx: &mut Context,
     ) -> Newness {
-        if self.old(&self.scene.before, sq, a_value, cx) {
+        // A gain through checks has no fixed target until it is played (docs/gain.md §2).
+        let by_checks = line.first().is_some_and(|m| m.to != sq);
+        if self.old(&self.scene.before, sq, (a_value, by_checks), cx) {
             return Newness::Old;
         }
         if !self.scene.before.is_check() {
@@ -58,7 +60,7 @@ impl Judge<'_> {
             && !answering_piece
         {
             let at = if check.to == sq { check.from } else { sq };
-            if self.old(earlier, at, a_value, cx) {
+            if self.old(earlier, at, (a_value, by_checks), cx) {
                 return Newness::Old;
             }
         }
@@ -71,13 +73,26 @@ impl Judge<'_> {
 
     /// Whether the side to move of `pos` could already win the enemy piece on `sq`: won without
     /// a series of checks (the same threat), or only through checks and worth at least
-    /// `a_value` (docs/gain.md §2).
-    fn old(&self, pos: &Position, sq: Square, a_value: i32, cx: &mut Context) -> bool {
+    /// `a_value` (docs/gain.md §2). A gain in A through checks (`by_checks`) is old too when the
+    /// best net line of `pos`, whatever it takes, was worth at least as much (a series of
+    /// checks has no fixed target until it is played, docs/gain.md §2).
+    fn old(
+        &self,
+        pos: &Position,
+        sq: Square,
+        (a_value, by_checks): (i32, bool),
+        cx: &mut Context,
+    ) -> bool {
         if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
             return false;
         }
         let x = assess(cx, pos, sq, self.profile.material, self.limits);
         match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, cx) {
+            None if by_checks => {
+                cx.gains_in_move(pos, &self.qb)
+                    && settled(cx.gain_in_move(pos, &self.qb, a_value - 1).value)
+                        >= settled(a_value)
+            }
             None => false,
             Some(b) => {
                 let plain = Query {

@@ -17,7 +17,7 @@ use super::context::Context;
 use super::mate::{Budget, mate_avoiding, push_checks};
 use super::memo::{GENERATED, Generated, Memo};
 use super::value::{Arithmetic, Material, capture_order};
-use crate::attacks::gives_check;
+use crate::attacks::{attackers, gives_check};
 use crate::color::Color;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
@@ -108,6 +108,9 @@ pub struct Query {
     pub square_counter_checks: bool,
     /// The line must start with this move.
     pub first: Option<Move>,
+    /// The opponent's answer to the first move must be this one (a fork's answers judged one
+    /// by one).
+    pub answer: Option<Move>,
     /// The opponent answers only by recapturing pieces the line moved (and by evading checks):
     /// no counter-checks, no captures elsewhere, no mates. What the side to move's own pieces
     /// achieve, for telling which of them take part in a gain.
@@ -138,6 +141,7 @@ impl Query {
             square: None,
             square_counter_checks: false,
             first: None,
+            answer: None,
             recaptures_only: false,
             frozen: None,
             checkless: false,
@@ -243,6 +247,19 @@ pub fn gain(cx: &mut Context, pos: &Position, q: &Query) -> Gain {
 /// As [`gain`] when the gain is above `floor`, found with fewer positions; otherwise some value
 /// at most `floor` and its line. Used once [`gains`] has said the gain is above zero.
 pub fn gain_above(cx: &mut Context, pos: &Position, q: &Query, floor: i32) -> Gain {
+    let mut g = search_above(cx, pos, q, floor);
+    if g.value <= 0 && forks(q) {
+        let mut spent = Spent::of(&g);
+        if let Some(f) = fork(cx, pos, q, &mut spent) {
+            g = f;
+        }
+        (g.nodes, g.exhausted) = (spent.nodes, spent.exhausted);
+    }
+    g
+}
+
+/// The search behind [`gain_above`], without a fork's answers.
+fn search_above(cx: &mut Context, pos: &Position, q: &Query, floor: i32) -> Gain {
     let mut s = Searcher::new(cx, pos, q);
     let mut p = *pos;
     let value = s.node(&mut p, None, root_state(q), 0, floor, MATE + 1);
@@ -260,6 +277,24 @@ pub fn gain_above(cx: &mut Context, pos: &Position, q: &Query, floor: i32) -> Ga
 /// a null-window search (is the value above zero?), which cuts far more than [`gain`]. The
 /// answer is the one `gain(pos, q).gains()` gives whenever neither search runs out of positions.
 pub fn gains(cx: &mut Context, pos: &Position, q: &Query) -> Probe {
+    let p = probe(cx, pos, q);
+    if p.gains || !forks(q) {
+        return p;
+    }
+    let mut spent = Spent {
+        nodes: p.nodes,
+        exhausted: p.exhausted,
+    };
+    let gains = fork(cx, pos, q, &mut spent).is_some();
+    Probe {
+        gains,
+        nodes: spent.nodes,
+        exhausted: spent.exhausted,
+    }
+}
+
+/// The null-window search behind [`gains`], without a fork's answers.
+fn probe(cx: &mut Context, pos: &Position, q: &Query) -> Probe {
     let mut s = Searcher::new(cx, pos, q);
     let mut p = *pos;
     let value = s.node(&mut p, None, root_state(q), 0, 0, 1);
@@ -268,6 +303,122 @@ pub fn gains(cx: &mut Context, pos: &Position, q: &Query) -> Probe {
         nodes: s.budget.nodes,
         exhausted: s.budget.exhausted,
     }
+}
+
+/// Positions a search and the searches after it have visited, against the first one's bound.
+struct Spent {
+    nodes: u64,
+    exhausted: bool,
+}
+
+impl Spent {
+    fn of(g: &Gain) -> Spent {
+        Spent {
+            nodes: g.nodes,
+            exhausted: g.exhausted,
+        }
+    }
+
+    /// `q` bounded by what is left of its own positions.
+    fn bound(&self, q: &Query) -> Query {
+        let mut q = q.clone();
+        q.limits.nodes = q.limits.nodes.saturating_sub(self.nodes);
+        q
+    }
+
+    fn add(&mut self, nodes: u64, exhausted: bool) {
+        self.nodes += nodes;
+        self.exhausted |= exhausted;
+    }
+}
+
+/// Whether a targeted question may be answered by a fork by check (see [`fork`]).
+fn forks(q: &Query) -> bool {
+    q.target.is_some()
+        && q.answer.is_none()
+        && q.square.is_none()
+        && !q.checkless
+        && q.limits.checks > 0
+}
+
+/// A fork by check (抽吃 with several targets, 2011 24.3): the side to move checks with a move
+/// that itself attacks the target (and other pieces); the opponent answers the check and can
+/// save only some of them. The target is won when one of the opponent's best answers (those
+/// that lose no more than the check's value, searched without a target) leaves a line that
+/// takes it with a gain: which of the forked pieces falls is the opponent's choice, so each one
+/// it may give up is won, not only the one a principal line happens to take, nor none because
+/// each alone could be saved. Only a quiet check as the line's first move is judged so; the
+/// line returned is the check, that answer and the line that takes the target. Every search
+/// here draws on the position bound of the query (`spent` counts them).
+fn fork(cx: &mut Context, pos: &Position, q: &Query, spent: &mut Spent) -> Option<Gain> {
+    let target = q.target?;
+    let us = pos.turn();
+    let mut checks = MoveList::new();
+    checking_moves(&mut cx.memo, pos, &mut checks);
+    let open = Query {
+        target: None,
+        ..q.clone()
+    };
+    let before = attackers(pos.board(), target, us);
+    for &m in &checks {
+        if pos.piece_at(m.to).is_some()
+            || q.first.is_some_and(|f| f != m)
+            || (q.frozen == Some(m.from))
+        {
+            continue;
+        }
+        // The check itself must attack the target: the checking piece, or a piece it uncovers.
+        let mut after = *pos;
+        after.play_unchecked(m);
+        if attackers(after.board(), target, us)
+            .iter()
+            .all(|sq| before.contains(sq))
+        {
+            continue;
+        }
+        if spent.nodes >= q.limits.nodes {
+            return None;
+        }
+        // The check's value, every answer searched, without a target: a check that wins
+        // nothing forks nothing.
+        let check = search_above(cx, pos, &spent.bound(&open.starting(m)), 0);
+        spent.add(check.nodes, check.exhausted);
+        let value = check.value;
+        if value <= 0 {
+            continue;
+        }
+        for a in after.legal_moves() {
+            if spent.nodes >= q.limits.nodes {
+                return None;
+            }
+            let taken = Query {
+                first: Some(m),
+                answer: Some(a),
+                ..q.clone()
+            };
+            let p = probe(cx, pos, &spent.bound(&taken));
+            spent.add(p.nodes, p.exhausted);
+            if !p.gains {
+                continue;
+            }
+            // This answer's value without a target: one of the best answers?
+            let this = Query {
+                answer: Some(a),
+                ..open.starting(m)
+            };
+            let worse = search_above(cx, pos, &spent.bound(&this), value);
+            spent.add(worse.nodes, worse.exhausted);
+            if worse.value > value {
+                continue;
+            }
+            let g = search_above(cx, pos, &spent.bound(&taken), 0);
+            spent.add(g.nodes, g.exhausted);
+            if g.gains() {
+                return Some(g);
+            }
+        }
+    }
+    None
 }
 
 /// The answer of [`gains`].
@@ -667,6 +818,14 @@ impl<'q, 'c> Searcher<'q, 'c> {
         {
             if pos.is_legal(f) {
                 out.push((0, f));
+            }
+            return false;
+        }
+        if ply == 1
+            && let Some(a) = self.q.answer
+        {
+            if pos.is_legal(a) {
+                out.push((0, a));
             }
             return false;
         }
