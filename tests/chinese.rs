@@ -2,7 +2,7 @@
 //! zh is asked (`--lang zh`, the page's language, the API's `language`) and in English otherwise,
 //! from the same typed error; and the Chinese texts cite the books' chapter 7 as it numbers itself.
 
-use super::common::{QILI, Server, TempDir, channel};
+use super::common::{QILI, Server, TempDir, channel, english_line};
 use super::desk::Http;
 use qili::lang::{Lang, Words};
 use qili::notation::{NotationErrorKind, parse_move};
@@ -127,12 +127,16 @@ fn sq(name: &str) -> Square {
     name.parse().unwrap()
 }
 
-/// `qili ARGS`: exit 2 and the one-line message on stderr.
+/// `qili ARGS`: exit 2 and the message on stderr: one line with `--lang zh` or `en`, else
+/// (both languages) two, the Chinese then the English.
 fn cli_error(args: &[&str]) -> String {
     let out = Command::new(QILI).args(args).output().expect("run qili");
     assert_eq!(out.status.code(), Some(2), "{args:?}");
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let one = args
+        .windows(2)
+        .any(|w| w[0] == "--lang" && (w[1] == "zh" || w[1] == "en"));
+    assert_eq!(err.lines().count(), if one { 1 } else { 2 }, "{err}");
     err
 }
 
@@ -169,14 +173,20 @@ fn the_cli_says_errors_in_chinese_with_lang_zh_and_in_english_otherwise() {
         with.extend(["--lang", "zh"]);
         let said = cli_error(&with);
         assert!(said.starts_with(zh), "{said}");
-        for lang in [None, Some("en"), Some("both")] {
+        let mut with = args.clone();
+        with.extend(["--lang", "en"]);
+        let said = cli_error(&with);
+        assert!(said.starts_with(en), "{said}");
+        assert!(!has_chinese(&said), "{said}");
+        // Both languages, the default: the Chinese line, then the English.
+        for lang in [None, Some("both")] {
             let mut with = args.clone();
             if let Some(l) = lang {
                 with.extend(["--lang", l]);
             }
             let said = cli_error(&with);
-            assert!(said.starts_with(en), "{lang:?}: {said}");
-            assert!(!has_chinese(&said), "{said}");
+            assert!(said.starts_with(zh), "{lang:?}: {said}");
+            assert!(english_line(&said).starts_with(en), "{lang:?}: {said}");
         }
     }
 }
@@ -488,6 +498,12 @@ fn the_cli_says_record_and_argument_errors_in_chinese_with_lang_zh() {
                 with.extend(["--lang", l]);
             }
             let said = cli_error(&with);
+            let said = if lang == Some("en") {
+                said.as_str()
+            } else {
+                assert!(said.starts_with(&zh), "{lang:?}: {said}");
+                english_line(&said)
+            };
             assert!(said.starts_with(&en), "{lang:?}: {said}");
         }
     }
@@ -903,4 +919,54 @@ fn qili_cases_reports_and_refuses_in_the_language_asked() {
         err.starts_with("qili: --filter \"zz\"：c.jsonl的3个案例中没有id含有它的"),
         "{err}"
     );
+}
+
+#[test]
+fn qili_serve_says_its_start_up_errors_in_the_language_asked() {
+    let run = |args: &[&str]| {
+        let out = Command::new(QILI)
+            .arg("serve")
+            .args(args)
+            .output()
+            .expect("run qili serve");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["--allow-origin", "club.example", "--lang", "zh"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.starts_with("qili: --allow-origin：`club.example`不是来源"),
+        "{err}"
+    );
+    let (_, err) = run(&["--allow-origin", "club.example"]);
+    assert!(
+        err.starts_with("qili: --allow-origin: `club.example` is not an origin"),
+        "{err}"
+    );
+    let (_, err) = run(&["--log-level", "loud", "--lang", "both"]);
+    assert!(
+        err.starts_with("qili: --log-level：`loud`不是级别"),
+        "{err}"
+    );
+    assert!(
+        english_line(&err).starts_with("qili: --log-level: `loud` is not a level"),
+        "{err}"
+    );
+    // A port taken: exit 1; the error line after the log's (which stays English).
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = taken.local_addr().expect("its address").to_string();
+    let (code, err) = run(&["--addr", &addr, "--lang", "zh"]);
+    assert_eq!(code, Some(1), "{err}");
+    let said = format!("qili: 无法在{addr}上监听：端口已被占用（另一个进程在监听它）");
+    assert!(err.lines().any(|l| l == said), "{err}");
+    assert!(err.contains("server failed"), "the log is English: {err}");
+    let (_, err) = run(&["--addr", &addr]);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with(&format!("qili: cannot listen on {addr}: "))),
+        "{err}"
+    );
+    assert!(!has_chinese(&err), "{err}");
 }

@@ -300,3 +300,17 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// The English line of an error printed in both languages (`--lang both`, the default: the
+/// Chinese line, then the English one), checked to be two lines, the first with Chinese in it.
+pub fn english_line(stderr: &str) -> &str {
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "not one error in two languages: {stderr}");
+    assert!(
+        lines[0]
+            .chars()
+            .any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c)),
+        "the first line is not Chinese: {stderr}"
+    );
+    lines[1]
+}

@@ -1243,14 +1243,15 @@ fn judge(args: &[&str]) -> Output {
 
 /// Exit 2, one line on stderr beginning `qili: ` and `field`, nothing on stdout, no panic.
 fn assert_refused(name: &str, o: &Output, field: &str) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+    let both = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{name}: {both}");
+    assert!(!both.contains("panicked"), "{name}: {both}");
+    // The Chinese line, then the English (`--lang both`, the default).
+    let err = super::common::english_line(&both);
     assert!(
         err.starts_with(&format!("qili: {field}")),
         "{name}: stderr does not name {field}: {err}"
     );
-    assert!(!err.contains("panicked"), "{name}: {err}");
-    assert_eq!(err.lines().count(), 1, "{name}: {err}");
     assert!(o.stdout.is_empty(), "{name}: printed something");
 }
 

@@ -374,6 +374,7 @@ fn qili_watch_prints_a_line_per_move_and_json_in_the_apis_spelling() {
         let o = qili_with_input(&args, input);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(o.stderr).unwrap();
+        let err = super::common::english_line(&err);
         assert!(err.starts_with(&format!("qili: {says}")), "{args:?}: {err}");
     }
 }

@@ -2,6 +2,7 @@
 //! attack/defence graph, every attacked piece's protection and the move's kind, as a table, JSON
 //! or a printable HTML page.
 
+use super::Said;
 use super::judge::{NotationArg, ruleset, utf8};
 use super::render::{self, LangArg};
 use clap::{Args, ValueEnum};
@@ -48,49 +49,48 @@ pub struct AnalyzeArgs {
     format: AnalyzeFormat,
     /// Language of everything printed.
     #[arg(long, value_enum, default_value_t = LangArg::Both)]
-    lang: LangArg,
+    pub(super) lang: LangArg,
 }
 
 /// Analyses and prints; a bad FEN or move is an error naming it.
-pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
-    let error_lang = args.lang.error_lang();
-    let colon = error_lang.pick("：", ": ");
+pub fn run(args: AnalyzeArgs) -> Result<ExitCode, Said> {
     let options = Options {
-        ruleset: ruleset(&args.ruleset, error_lang)?,
+        ruleset: ruleset(&args.ruleset)?,
         defensive_key_point: BySide {
             red: args.key_point.contains(&super::judge::Side::Red),
             black: args.key_point.contains(&super::judge::Side::Black),
         },
         ..Options::default()
     };
-    let fen = utf8("fen", args.fen.as_ref(), error_lang)?;
+    let fen = utf8("fen", args.fen.as_ref())?;
     let position = if fen.trim().is_empty() {
         Position::start()
     } else {
-        Position::from_fen(&fen)
-            .map_err(|e| Failure::request(&RequestError::from(e), error_lang).message)?
+        Position::from_fen(&fen).map_err(|e| {
+            let e = RequestError::from(e);
+            Said::new(|lang| Failure::request(&e, lang).message)
+        })?
     };
-    let text = utf8("move", args.mv.as_ref(), error_lang)?;
+    let text = utf8("move", args.mv.as_ref())?;
+    // The move's error names it: `move "h2e9": …`.
+    let of_move = |text: &str, reason: &dyn Words| {
+        Said::new(|lang| {
+            let colon = lang.pick("：", ": ");
+            abridge(&format!("move {text:?}{colon}{}", reason.words(lang)), text)
+        })
+    };
     let mv = if text.trim().is_empty() {
         None
     } else {
         let moves = qili::request::parse_moves(&position, &[text.trim()], args.notation.notation())
-            .map_err(|e| match e {
-                RequestError::Move { text, reason, .. } => abridge(
-                    &format!("move {text:?}{colon}{}", reason.words(error_lang)),
-                    &text,
-                ),
-                other => other.words(error_lang),
+            .map_err(|e| match &e {
+                RequestError::Move { text, reason, .. } => of_move(text, reason),
+                other => Said::of(other),
             })?;
         moves.first().copied()
     };
     if let Some(m) = mv {
-        position.play(m).map_err(|e| {
-            abridge(
-                &format!("move {text:?}{colon}{}", e.words(error_lang)),
-                &text,
-            )
-        })?;
+        position.play(m).map_err(|e| of_move(&text, &e))?;
     }
     let analysis = rules::analyze(&position, mv, &options);
     let lang = args.lang.lang();

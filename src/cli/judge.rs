@@ -1,6 +1,7 @@
 //! `qili judge`: rules on one dispute given as a FEN and moves, or as a game record (one game of
 //! it, at its last move or at the disputed moment).
 
+use super::Said;
 use super::render::{self, LangArg};
 use super::watch::forbidden_line;
 use clap::{Args, ValueEnum};
@@ -98,7 +99,7 @@ pub struct JudgeArgs {
     format: Format,
     /// Language of everything printed (zh: all Chinese, en: all English).
     #[arg(long, value_enum, default_value_t = LangArg::Both)]
-    lang: LangArg,
+    pub(super) lang: LangArg,
 }
 
 /// The sides named by a repeated option.
@@ -110,18 +111,20 @@ pub fn sides(list: &[Side]) -> BySide<bool> {
 }
 
 /// The text of an argument, or an error naming `field` if it is not UTF-8 (clap's own message
-/// would not say which argument), in `lang`.
-pub fn utf8(field: &str, value: Option<&OsString>, lang: Lang) -> Result<String, String> {
+/// would not say which argument).
+pub fn utf8(field: &str, value: Option<&OsString>) -> Result<String, Said> {
     let Some(value) = value else {
         return Ok(String::new());
     };
     value.to_str().map(str::to_string).ok_or_else(|| {
         let lossy = value.to_string_lossy();
-        let said = match lang {
-            Lang::En => format!("{field}: not UTF-8: {lossy:?}"),
-            Lang::Zh => format!("{field}：不是UTF-8：{lossy:?}"),
-        };
-        abridge(&said, &lossy)
+        Said::new(|lang| {
+            let said = match lang {
+                Lang::En => format!("{field}: not UTF-8: {lossy:?}"),
+                Lang::Zh => format!("{field}：不是UTF-8：{lossy:?}"),
+            };
+            abridge(&said, &lossy)
+        })
     })
 }
 
@@ -134,33 +137,33 @@ pub fn record_said(path: &Path, reason: &str, lang: Lang) -> String {
     )
 }
 
-/// The rule profile of `--ruleset`; its error in `lang`.
-pub fn ruleset(value: &OsString, lang: Lang) -> Result<Ruleset, String> {
-    let name = utf8("--ruleset", Some(value), lang)?;
+/// The rule profile of `--ruleset`.
+pub fn ruleset(value: &OsString) -> Result<Ruleset, Said> {
+    let name = utf8("--ruleset", Some(value))?;
     name.parse::<Ruleset>()
-        .map_err(|e| abridge(&format!("--ruleset: {}", e.words(lang)), &name))
+        .map_err(|e| Said::new(|lang| abridge(&format!("--ruleset: {}", e.words(lang)), &name)))
 }
 
-/// The game number of `--game`, from 1; its error in `lang`.
-pub fn game_number(value: Option<&OsString>, lang: Lang) -> Result<Option<usize>, String> {
+/// The game number of `--game`, from 1.
+pub fn game_number(value: Option<&OsString>) -> Result<Option<usize>, Said> {
     let Some(value) = value else { return Ok(None) };
-    let text = utf8("--game", Some(value), lang)?;
+    let text = utf8("--game", Some(value))?;
     match text.trim().parse::<usize>() {
         Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(abridge(
-            &match lang {
+        _ => Err(Said::new(|lang| {
+            let said = match lang {
                 Lang::En => format!("--game: {text:?} is not a game number (1, 2, …)"),
                 Lang::Zh => format!("--game：{text:?}不是棋局编号（1、2……）"),
-            },
-            &text,
-        )),
+            };
+            abridge(&said, &text)
+        })),
     }
 }
 
 /// Opens a record file, to be read game by game: the file and the name the sheet shows.
-pub fn open_record(path: &Path, lang: Lang) -> Result<(String, std::fs::File), String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| record_said(path, &io_words(&e, lang), lang))?;
+pub fn open_record(path: &Path) -> Result<(String, std::fs::File), Said> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| Said::new(|lang| record_said(path, &io_words(&e, lang), lang)))?;
     Ok((record_name(path), file))
 }
 
@@ -184,43 +187,44 @@ pub fn dispute_error(path: &Path, e: &DisputeError, lang: Lang) -> String {
 }
 
 /// Rules and prints; bad input is an error naming the field (and the move's index).
-pub fn run(args: JudgeArgs) -> Result<ExitCode, String> {
+pub fn run(args: JudgeArgs) -> Result<ExitCode, Said> {
     let options = Options {
-        ruleset: ruleset(&args.ruleset, args.lang.error_lang())?,
+        ruleset: ruleset(&args.ruleset)?,
         told_to_change: sides(&args.told_to_change),
         defensive_key_point: sides(&args.key_point),
         ..Options::default()
     };
-    let error_lang = args.lang.error_lang();
     let dispute = match &args.record {
         Some(path) => {
-            let game = game_number(args.game.as_ref(), error_lang)?;
+            let game = game_number(args.game.as_ref())?;
             let at = match args.at.as_ref() {
                 None => None,
                 Some(v) => {
-                    let text = utf8("--at", Some(v), error_lang)?;
+                    let text = utf8("--at", Some(v))?;
                     Some(text.parse::<At>().map_err(|e| {
-                        let colon = error_lang.pick("：", ": ");
-                        abridge(&format!("--at{colon}{}", e.words(error_lang)), &text)
+                        Said::new(|lang| {
+                            let colon = lang.pick("：", ": ");
+                            abridge(&format!("--at{colon}{}", e.words(lang)), &text)
+                        })
                     })?)
                 }
             };
             // Read game by game: a large record costs the memory of one game.
-            let (name, file) = open_record(path, error_lang)?;
+            let (name, file) = open_record(path)?;
             Dispute::from_reader(&name, file, game, at)
-                .map_err(|e| dispute_error(path, &e, error_lang))?
+                .map_err(|e| Said::new(|lang| dispute_error(path, &e, lang)))?
         }
         None => {
             let request = Request {
-                fen: utf8("fen", args.fen.as_ref(), error_lang)?,
-                moves: split_moves(&utf8("moves", args.moves.as_ref(), error_lang)?),
+                fen: utf8("fen", args.fen.as_ref())?,
+                moves: split_moves(&utf8("moves", args.moves.as_ref())?),
                 notation: args.notation.notation(),
                 options,
             };
             // The service's message: the field and move first, a huge text cut short.
             let (start, moves) = request
                 .parse()
-                .map_err(|e| Failure::request(&e, error_lang).message)?;
+                .map_err(|e| Said::new(|lang| Failure::request(&e, lang).message))?;
             Dispute {
                 start,
                 moves,

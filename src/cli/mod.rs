@@ -71,8 +71,13 @@ impl Command {
     /// The language of the command's errors (`--lang`; English for the commands without it).
     fn lang(&self) -> LangArg {
         match self {
+            Command::Serve(args) => args.lang,
+            Command::Judge(args) => args.lang,
+            Command::Scan(args) => args.lang,
+            Command::Analyze(args) => args.lang,
             Command::Cases(args) => args.lang,
-            _ => LangArg::En,
+            Command::Watch(args) => args.lang,
+            Command::Perft(_) | Command::Load(_) => LangArg::En,
         }
     }
 }
@@ -100,6 +105,21 @@ impl Said {
     /// The error `e` says.
     pub fn of(e: &impl Words) -> Said {
         Said::new(|lang| e.words(lang))
+    }
+
+    /// The error in one language: `lang`'s, English for both (a JSON field's).
+    pub fn one(&self, lang: LangArg) -> &str {
+        match lang {
+            LangArg::Zh => &self.zh,
+            LangArg::En | LangArg::Both => &self.en,
+        }
+    }
+
+    /// Prints it on standard error, a line per language `lang` asks, after `qili: `.
+    pub fn print(&self, lang: LangArg) {
+        for line in self.lines(lang) {
+            write_stderr(format_args!("qili: {line}\n"));
+        }
     }
 
     /// Its lines for `lang` (one, when both languages say the same).
@@ -148,12 +168,12 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let lang = cli.command.lang();
     let result = match cli.command {
-        Command::Serve(args) => serve::run(args).map_err(Said::from),
-        Command::Judge(args) => judge::run(args).map_err(Said::from),
-        Command::Scan(args) => scan::run(args).map_err(Said::from),
-        Command::Analyze(args) => analyze::run(args).map_err(Said::from),
+        Command::Serve(args) => serve::run(args),
+        Command::Judge(args) => judge::run(args),
+        Command::Scan(args) => scan::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Cases(args) => cases::run(args),
-        Command::Watch(args) => watch::run(args).map_err(Said::from),
+        Command::Watch(args) => watch::run(args),
         Command::Perft(args) => perft::run(args).map_err(Said::from),
         Command::Load(args) => load::run(args).map_err(Said::from),
     };
@@ -164,9 +184,7 @@ pub fn run() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(said) => {
-            for line in said.lines(lang) {
-                write_stderr(format_args!("qili: {line}\n"));
-            }
+            said.print(lang);
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

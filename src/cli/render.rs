@@ -30,14 +30,6 @@ impl LangArg {
         }
     }
 
-    /// The language of error messages: Chinese for `zh`, English otherwise.
-    pub fn error_lang(self) -> qili::lang::Lang {
-        match self {
-            LangArg::Zh => qili::lang::Lang::Zh,
-            LangArg::En | LangArg::Both => qili::lang::Lang::En,
-        }
-    }
-
     /// The texts a ruling writes for this language.
     pub fn texts(self) -> qili::rules::Texts {
         let lang = self.lang();

@@ -6,11 +6,11 @@
 //! books rule), or, if no position comes back a third time, after its first move (twice: a
 //! forecast, said as such).
 
-use super::EXIT_BAD_INPUT;
 use super::json::{self, DetailArg};
 use super::judge::{game_number, open_record, record_name, record_said, ruleset};
 use super::render::LangArg;
 use super::watch::forbidden_line;
+use super::{EXIT_BAD_INPUT, Said};
 use clap::{Args, ValueEnum};
 use qili::lang::{Words, io_words};
 use qili::notation::{Notation, write_move};
@@ -59,7 +59,7 @@ pub struct ScanArgs {
     /// Language of the text, and of the texts of `--detail full` (zh: all Chinese, en: all
     /// English).
     #[arg(long, value_enum, default_value_t = LangArg::Both)]
-    lang: LangArg,
+    pub(super) lang: LangArg,
 }
 
 /// A move of the game, for both outputs.
@@ -162,8 +162,8 @@ struct Unread<'a> {
 
 /// The record files `--record` names: the file, or each file of the directory (not those in
 /// its subdirectories), in name order.
-fn record_files(path: &Path, lang: qili::lang::Lang) -> Result<Vec<PathBuf>, String> {
-    let said = |e: std::io::Error| record_said(path, &io_words(&e, lang), lang);
+fn record_files(path: &Path) -> Result<Vec<PathBuf>, Said> {
+    let said = |e: std::io::Error| Said::new(|lang| record_said(path, &io_words(&e, lang), lang));
     let meta = std::fs::metadata(path).map_err(said)?;
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
@@ -181,9 +181,9 @@ fn record_files(path: &Path, lang: qili::lang::Lang) -> Result<Vec<PathBuf>, Str
 }
 
 /// How many games the record at `path` holds (its games passed over, not read).
-fn count_games(path: &Path, lang: qili::lang::Lang) -> Result<usize, String> {
-    let (_, file) = open_record(path, lang)?;
-    let said = |e: RecordError| record_said(path, &e.words(lang), lang);
+fn count_games(path: &Path) -> Result<usize, Said> {
+    let (_, file) = open_record(path)?;
+    let said = |e: RecordError| Said::new(|lang| record_said(path, &e.words(lang), lang));
     let mut games = GameReader::new(file).map_err(said)?;
     let mut count = 0;
     while let Some(read) = games.pass() {
@@ -193,24 +193,26 @@ fn count_games(path: &Path, lang: qili::lang::Lang) -> Result<usize, String> {
     Ok(count)
 }
 
-/// Why game `number` of the record at `path` cannot be read, naming the game, in `lang`.
-fn game_error(path: &Path, number: usize, e: &RecordError, lang: qili::lang::Lang) -> String {
-    let said = e.words(lang);
-    match (e.format(), lang) {
-        // Their messages name the game (or block) and line already.
-        (Some(Format::Pgn | Format::DhtmlXq), _) => record_said(path, &said, lang),
-        (_, qili::lang::Lang::En) => record_said(path, &format!("game {number}: {said}"), lang),
-        (_, qili::lang::Lang::Zh) => record_said(path, &format!("第{number}局：{said}"), lang),
-    }
+/// Why game `number` of the record at `path` cannot be read, naming the game.
+fn game_error(path: &Path, number: usize, e: &RecordError) -> Said {
+    Said::new(|lang| {
+        let said = e.words(lang);
+        match (e.format(), lang) {
+            // Their messages name the game (or block) and line already.
+            (Some(Format::Pgn | Format::DhtmlXq), _) => record_said(path, &said, lang),
+            (_, qili::lang::Lang::En) => record_said(path, &format!("game {number}: {said}"), lang),
+            (_, qili::lang::Lang::Zh) => record_said(path, &format!("第{number}局：{said}"), lang),
+        }
+    })
 }
 
 /// Scans the chosen games and prints what it finds. A game (or a file of a directory) that cannot
 /// be read is reported on standard error, with its number and why, and the others are scanned:
 /// the exit status is then 2.
-pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
+pub fn run(args: ScanArgs) -> Result<ExitCode, Said> {
     let wanted = args.detail.wanted(args.lang.language());
     let options = Options {
-        ruleset: ruleset(&args.ruleset, args.lang.error_lang())?,
+        ruleset: ruleset(&args.ruleset)?,
         // The text says the ruling itself; JSON has texts at full detail only.
         texts: if args.format == ScanFormat::Json && args.detail == DetailArg::Full {
             args.lang.texts()
@@ -219,35 +221,34 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         },
         ..Options::default()
     };
-    let error_lang = args.lang.error_lang();
-    let only = game_number(args.game.as_ref(), error_lang)?;
+    let only = game_number(args.game.as_ref())?;
     let lang = args.lang.lang();
-    let files = record_files(&args.record, error_lang)?;
+    let files = record_files(&args.record)?;
     let directory = files.len() != 1 || files[0] != args.record;
     let (mut scanned, mut total, mut threefold, mut unread) = (0, 0, 0, 0);
-    let mut report = |message: String, name: &str, number: Option<usize>| {
+    let mut report = |said: Said, name: &str, number: Option<usize>| {
         unread += 1;
         if args.format == ScanFormat::Json {
             let unread = Unread {
                 record: name,
                 game: number,
-                error: &message,
+                error: said.one(args.lang),
             };
             // Three strings and a number always make JSON.
             if let Ok(line) = json::line(&unread) {
                 outln!("{line}");
             }
         }
-        eprintln!("qili: {message}");
+        said.print(args.lang);
     };
     for path in &files {
         let name = record_name(path);
         // A directory's file that is no record is reported and passed over; a record named
         // alone that cannot be opened at all is the command's error.
-        let opened = count_games(path, error_lang).and_then(|count| {
-            let (_, file) = open_record(path, error_lang)?;
+        let opened = count_games(path).and_then(|count| {
+            let (_, file) = open_record(path)?;
             let games = GameReader::new(file)
-                .map_err(|e| record_said(path, &e.words(error_lang), error_lang))?;
+                .map_err(|e| Said::new(|lang| record_said(path, &e.words(lang), lang)))?;
             Ok((count, games))
         });
         let (count, games) = match opened {
@@ -260,17 +261,19 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         };
         if let Some(n) = only.filter(|n| *n > count) {
             let no_such = DisputeError::NoSuchGame { number: n, count };
-            let colon = error_lang.pick("：", ": ");
-            let message = format!("--game{colon}{}", no_such.words(error_lang));
+            let message = |lang: qili::lang::Lang| {
+                let colon = lang.pick("：", ": ");
+                format!("--game{colon}{}", no_such.words(lang))
+            };
             if directory {
-                report(
-                    format!("{}{colon}{message}", path.display()),
-                    &name,
-                    Some(n),
-                );
+                let said = Said::new(|lang| {
+                    let colon = lang.pick("：", ": ");
+                    format!("{}{colon}{}", path.display(), message(lang))
+                });
+                report(said, &name, Some(n));
                 continue;
             }
-            return Err(message);
+            return Err(Said::new(message));
         }
         let display = path.display().to_string();
         let mut games = games;
@@ -281,11 +284,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
             if only.is_some_and(|n| number < n) {
                 match games.pass() {
                     Some(Ok(())) => continue,
-                    Some(Err(e)) => report(
-                        game_error(path, number, &e, error_lang),
-                        &name,
-                        Some(number),
-                    ),
+                    Some(Err(e)) => report(game_error(path, number, &e), &name, Some(number)),
                     None => {}
                 }
                 break;
@@ -294,11 +293,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
                 None => break,
                 Some(Ok(game)) => game,
                 Some(Err(e)) => {
-                    report(
-                        game_error(path, number, &e, error_lang),
-                        &name,
-                        Some(number),
-                    );
+                    report(game_error(path, number, &e), &name, Some(number));
                     if only.is_some() {
                         break;
                     }
@@ -338,19 +333,18 @@ pub fn run(args: ScanArgs) -> Result<ExitCode, String> {
         );
     }
     if unread > 0 {
-        match error_lang {
-            qili::lang::Lang::En => eprintln!(
-                "qili: {unread} {} could not be read (the others are scanned above)",
-                if unread == 1 {
-                    "game or file"
-                } else {
-                    "games or files"
-                }
-            ),
-            qili::lang::Lang::Zh => {
-                eprintln!("qili: {unread}个棋局或文件无法读取（其余的已在上面扫描）")
+        let what = if unread == 1 {
+            "game or file"
+        } else {
+            "games or files"
+        };
+        Said::new(|lang| match lang {
+            qili::lang::Lang::En => {
+                format!("{unread} {what} could not be read (the others are scanned above)")
             }
-        }
+            qili::lang::Lang::Zh => format!("{unread}个棋局或文件无法读取（其余的已在上面扫描）"),
+        })
+        .print(args.lang);
         return Ok(ExitCode::from(EXIT_BAD_INPUT));
     }
     Ok(ExitCode::SUCCESS)

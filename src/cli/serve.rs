@@ -1,8 +1,11 @@
 //! `qili serve`: the gRPC service on one address until SIGINT or SIGTERM.
 
+use super::Said;
 use super::log::LogWriter;
+use super::render::LangArg;
 use clap::{Args, ValueEnum};
-use qili::service::{self, ServiceConfig};
+use qili::lang::{Lang, Words, io_words};
+use qili::service::{self, ServeError, ServiceConfig};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -64,12 +67,17 @@ pub struct ServeArgs {
     /// and gRPC-Web from a browser (CORS); repeatable, or `*` for every origin [default: none].
     #[arg(long, value_name = "ORIGIN")]
     allow_origin: Vec<String>,
+    /// Language of the start-up errors (both: Chinese, then English). The log stays English:
+    /// it is read by machines.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub(super) lang: LangArg,
 }
 
 /// Serves until a signal, then drains and exits 0.
-pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
-    let allow_origins = service::AllowedOrigins::parse(&args.allow_origin)
-        .map_err(|e| format!("--allow-origin: {e}"))?;
+pub fn run(args: ServeArgs) -> Result<ExitCode, Said> {
+    let allow_origins = service::AllowedOrigins::parse(&args.allow_origin).map_err(|e| {
+        Said::new(|lang| format!("--allow-origin{}{}", lang.pick("：", ": "), e.words(lang)))
+    })?;
     let filter = log_filter(args.log_level.as_deref(), std::env::var_os("RUST_LOG"))?;
     let log = LogWriter::stderr();
     init_logging(args.log_format, filter, &log);
@@ -94,7 +102,12 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+        .map_err(|e| {
+            Said::new(|lang| match lang {
+                Lang::En => format!("cannot start the runtime: {e}"),
+                Lang::Zh => format!("无法启动运行时：{}", io_words(&e, lang)),
+            })
+        })?;
     let served = runtime.block_on(async {
         let shutdown = shutdown_signal();
         service::serve(&args.addr, config, shutdown).await
@@ -103,7 +116,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %e, "server failed");
-            super::write_stderr(format_args!("qili: {e}\n"));
+            failed(&e).print(args.lang);
             ExitCode::FAILURE
         }
     };
@@ -111,34 +124,70 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
     Ok(code)
 }
 
+/// Why the server failed, in both languages: for the address, the system's reason by its kind
+/// (taken, not an address, not this machine's, a privileged port).
+fn failed(e: &ServeError) -> Said {
+    use std::io::ErrorKind;
+    let ServeError::Bind { addr, source } = e else {
+        // The transport's and reflection's own words; they do not happen at start-up.
+        return Said::from(e.to_string());
+    };
+    Said::new(|lang| match lang {
+        Lang::En => e.to_string(),
+        Lang::Zh => {
+            let why = match source.kind() {
+                ErrorKind::AddrInUse => "端口已被占用（另一个进程在监听它）".to_string(),
+                ErrorKind::AddrNotAvailable => "本机没有这个地址".to_string(),
+                ErrorKind::PermissionDenied => "没有权限（1024以下的端口需要特权）".to_string(),
+                ErrorKind::InvalidInput => {
+                    format!("不是地址（应为 主机:端口，如127.0.0.1:50051）（{source}）")
+                }
+                _ => io_words(source, lang),
+            };
+            format!("无法在{addr}上监听：{why}")
+        }
+    })
+}
+
 /// The log filter: `--log-level` if given, else `RUST_LOG` if set, else `info`. A bad value is
 /// an error naming where it came from.
 fn log_filter(
     flag: Option<&str>,
     env: Option<std::ffi::OsString>,
-) -> Result<tracing_subscriber::EnvFilter, String> {
+) -> Result<tracing_subscriber::EnvFilter, Said> {
     use tracing_subscriber::EnvFilter;
     use tracing_subscriber::filter::LevelFilter;
+    // tracing's reason, after the source named in the language asked.
+    let bad = |source: &str, e: &dyn std::fmt::Display| {
+        Said::new(|lang| match lang {
+            Lang::En => format!("{source}: {e}"),
+            Lang::Zh => format!("{source}：无法读取（{e}）"),
+        })
+    };
     if let Some(flag) = flag {
         // A bare word that is no level would silently mean "everything from a module of that
         // name": take it for the typo it is.
         if !flag.contains('=') && flag.parse::<LevelFilter>().is_err() {
-            return Err(format!(
-                "--log-level: `{}` is not a level (error, warn, info, debug, trace, off) or a \
-                 filter such as `info,qili::service::access=warn`",
-                qili::service::abridge_text(flag)
-            ));
+            let flag = qili::service::abridge_text(flag);
+            return Err(Said::new(|lang| match lang {
+                Lang::En => format!(
+                    "--log-level: `{flag}` is not a level (error, warn, info, debug, trace, off) or a \
+                     filter such as `info,qili::service::access=warn`"
+                ),
+                Lang::Zh => format!(
+                    "--log-level：`{flag}`不是级别（error、warn、info、debug、trace、off），也不是\
+                     `info,qili::service::access=warn`这样的过滤指令"
+                ),
+            }));
         }
-        return EnvFilter::try_new(flag).map_err(|e| format!("--log-level: {e}"));
+        return EnvFilter::try_new(flag).map_err(|e| bad("--log-level", &e));
     }
     match env {
         None => Ok(EnvFilter::new("info")),
         Some(v) if v.is_empty() => Ok(EnvFilter::new("info")),
         Some(v) => {
-            let v = v
-                .into_string()
-                .map_err(|_| "RUST_LOG: not UTF-8".to_string())?;
-            EnvFilter::try_new(&v).map_err(|e| format!("RUST_LOG: {e}"))
+            let v = v.into_string().map_err(|_| bad("RUST_LOG", &"not UTF-8"))?;
+            EnvFilter::try_new(&v).map_err(|e| bad("RUST_LOG", &e))
         }
     }
 }
@@ -202,7 +251,9 @@ mod tests {
     use super::log_filter;
 
     fn filter(flag: Option<&str>, env: Option<&str>) -> Result<String, String> {
-        log_filter(flag, env.map(Into::into)).map(|f| f.to_string())
+        log_filter(flag, env.map(Into::into))
+            .map(|f| f.to_string())
+            .map_err(|e| e.one(super::LangArg::En).to_string())
     }
 
     #[test]

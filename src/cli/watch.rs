@@ -3,6 +3,7 @@
 //! object a line (the API's `GameStatus`, README "JSON output"), for an engine harness or a GUI
 //! to pipe moves through.
 
+use super::Said;
 use super::json::{self, DetailArg};
 use super::judge::{
     NotationArg, Side, dispute_error, game_number, open_record, record_said, ruleset, sides, utf8,
@@ -63,14 +64,14 @@ pub struct WatchArgs {
     detail: DetailArg,
     /// Language of the lines and of the rulings' texts.
     #[arg(long, value_enum, default_value_t = LangArg::Both)]
-    lang: LangArg,
+    pub(super) lang: LangArg,
 }
 
 /// Referees the game and prints a line per move; a bad move stops it, naming its index.
-pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
+pub fn run(args: WatchArgs) -> Result<ExitCode, Said> {
     let lang = args.lang.lang();
     let options = Options {
-        ruleset: ruleset(&args.ruleset, args.lang.error_lang())?,
+        ruleset: ruleset(&args.ruleset)?,
         told_to_change: sides(&args.told_to_change),
         defensive_key_point: sides(&args.key_point),
         texts: Texts {
@@ -85,13 +86,15 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
             qili::referee::GameOptionsError::RuleAt(_) => "--rule-at",
             qili::referee::GameOptionsError::NaturalLimit(_) => "--natural-limit",
         };
-        let said = e.words(args.lang.error_lang());
-        // The message names the API's field; the command line names its flag.
-        let reason = said
-            .split_once(": ")
-            .or_else(|| said.split_once('：'))
-            .map_or("", |(_, r)| r);
-        format!("{flag}: {reason}")
+        Said::new(|error_lang| {
+            let said = e.words(error_lang);
+            // The message names the API's field; the command line names its flag.
+            let reason = said
+                .split_once(": ")
+                .or_else(|| said.split_once('：'))
+                .map_or("", |(_, r)| r);
+            format!("{flag}: {reason}")
+        })
     })?;
     let wanted = args.detail.wanted(args.lang.language());
     let print = |status: &Status| -> Result<(), String> {
@@ -103,42 +106,40 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, String> {
         }
         Ok(())
     };
-    let error_lang = args.lang.error_lang();
     if let Some(path) = &args.record {
-        let number = game_number(args.game.as_ref(), error_lang)?;
-        let (name, file) = open_record(path, error_lang)?;
+        let number = game_number(args.game.as_ref())?;
+        let (name, file) = open_record(path)?;
         let chosen = Dispute::from_reader(&name, file, number, None)
-            .map_err(|e| dispute_error(path, &e, error_lang))?;
+            .map_err(|e| Said::new(|lang| dispute_error(path, &e, lang)))?;
         let mut referee = Referee::new(chosen.start, options, game);
         for &m in &chosen.moves {
             let status = referee
                 .play(m)
-                .map_err(|e| record_said(path, &e.words(error_lang), error_lang))?;
+                .map_err(|e| Said::new(|lang| record_said(path, &e.words(lang), lang)))?;
             print(&status)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     let opening = Request {
-        fen: utf8("--fen", args.fen.as_ref(), error_lang)?,
+        fen: utf8("--fen", args.fen.as_ref())?,
         moves: Vec::new(),
         notation: args.notation.notation(),
         options,
     };
-    let mut referee =
-        Referee::open(&opening, game).map_err(|e| Failure::request(&e, error_lang).message)?;
+    let mut referee = Referee::open(&opening, game)
+        .map_err(|e| Said::new(|lang| Failure::request(&e, lang).message))?;
     let stdin = std::io::stdin();
     for read in stdin.lock().lines() {
         let text = read.map_err(|e| {
-            format!(
-                "{}{}",
-                error_lang.pick("标准输入：", "standard input: "),
-                io_words(&e, error_lang)
-            )
+            Said::new(|lang| {
+                let input = lang.pick("标准输入：", "standard input: ");
+                format!("{input}{}", io_words(&e, lang))
+            })
         })?;
         for mv in split_moves(&text) {
             let status = referee
                 .play_text(&mv, opening.notation)
-                .map_err(|e| Failure::request(&e, error_lang).message)?;
+                .map_err(|e| Said::new(|lang| Failure::request(&e, lang).message))?;
             print(&status)?;
         }
     }

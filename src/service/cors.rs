@@ -3,6 +3,7 @@
 //! page, served by qili itself, read qili's answers.
 
 use super::failure::{FIELD_KEY, PLY_KEY};
+use crate::lang::{Lang, Words, english_display};
 use std::time::Duration;
 use tonic::codegen::http::{HeaderName, HeaderValue, Method, header};
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -25,15 +26,30 @@ pub enum AllowedOrigins {
 /// A bad `--allow-origin` value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OriginError {
-    /// Not of the form `scheme://host[:port]`.
-    #[error(
-        "`{0}` is not an origin: expected http:// or https://, a host and an optional port, with no path (e.g. https://club.example:8443), or `*`"
-    )]
+    /// Not of the form `scheme://host[:port]` (不是来源).
     NotAnOrigin(String),
     /// `*` given beside other origins.
-    #[error("`*` allows every origin: give it alone")]
     AnyWithOthers,
 }
+
+impl Words for OriginError {
+    fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (OriginError::NotAnOrigin(v), Lang::En) => format!(
+                "`{v}` is not an origin: expected http:// or https://, a host and an optional port, with no path (e.g. https://club.example:8443), or `*`"
+            ),
+            (OriginError::NotAnOrigin(v), Lang::Zh) => format!(
+                "`{v}`不是来源：应为http://或https://、主机和可选的端口，不带路径（如https://club.example:8443），或`*`"
+            ),
+            (OriginError::AnyWithOthers, Lang::En) => {
+                "`*` allows every origin: give it alone".to_string()
+            }
+            (OriginError::AnyWithOthers, Lang::Zh) => "`*`允许所有来源：请单独给出".to_string(),
+        }
+    }
+}
+
+english_display!(OriginError);
 
 impl AllowedOrigins {
     /// The origins given (each an origin or `*`), checked: `scheme://host[:port]` with no path.
