@@ -14,7 +14,7 @@
 //! take back.
 
 use super::context::Context;
-use super::mate::{Budget, mate_avoiding, push_checks};
+use super::mate::{Budget, mate_avoiding, remembered_checks};
 use super::memo::{GENERATED, Generated, Memo};
 use super::value::{Arithmetic, Material, capture_order};
 use crate::attacks::{attackers, gives_check};
@@ -354,7 +354,7 @@ fn fork(cx: &mut Context, pos: &Position, q: &Query, spent: &mut Spent) -> Optio
     let target = q.target?;
     let us = pos.turn();
     let mut checks = MoveList::new();
-    checking_moves(&mut cx.memo, pos, &mut checks);
+    remembered_checks(&mut cx.memo, pos, &mut checks);
     let open = Query {
         target: None,
         ..q.clone()
@@ -499,16 +499,6 @@ fn generate(memo: &mut Memo, pos: &Position, moves: &mut MoveList) -> (bool, boo
         memo.set_generated(hash, g);
     }
     (in_check, any_legal)
-}
-
-/// The checking moves of the side to move, in the generator's order; remembered for the ruling
-/// (the searches look for quiet checks at the same positions again and again).
-fn checking_moves(memo: &mut Memo, pos: &Position, moves: &mut MoveList) {
-    if memo.checks(pos.hash(), moves) {
-        return;
-    }
-    push_checks(pos, moves);
-    memo.set_checks(pos.hash(), moves);
 }
 
 /// Whether the side to move is in check and whether it has a legal move at all, from the moves
@@ -681,7 +671,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
         }
         if wants_checks && !done {
             let mut checks = MoveList::new();
-            checking_moves(&mut self.cx.memo, pos, &mut checks);
+            remembered_checks(&mut self.cx.memo, pos, &mut checks);
             for &m in &checks {
                 if Some(m) == killer_check || !self.quiet_check_counts(pos, m, &state, ours) {
                     continue;

@@ -4,7 +4,7 @@
 //! many plies, or not) is remembered for the rest of the ruling (in its [`Context`]).
 
 use super::context::{Context, spend};
-use super::memo::{Known, Proven};
+use super::memo::{Known, Memo};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -57,6 +57,16 @@ pub fn push_checks(pos: &Position, out: &mut MoveList) {
     movegen::checks(pos.board(), us, pos.king(us), pos.king(!us), out);
 }
 
+/// As [`push_checks`], remembered for the ruling in `memo`: the gain searches look for quiet
+/// checks, and the mate searches start from, the same positions again and again.
+pub(crate) fn remembered_checks(memo: &mut Memo, pos: &Position, out: &mut MoveList) {
+    if memo.checks(pos.hash(), out) {
+        return;
+    }
+    push_checks(pos, out);
+    memo.set_checks(pos.hash(), out);
+}
+
 /// Whether the side to move forces mate within `plies` plies with every one of its moves a check
 /// (a series of checks, 连续照将), every defence tried. Mate in one first, then the full depth;
 /// stops when `budget` is spent (then the answer is "no mate found").
@@ -100,21 +110,18 @@ pub fn mate_avoiding(
     found
 }
 
-/// One mate search under way: its budget, the ruling's account and the results proven so far.
+/// One mate search under way: its budget, the ruling's account and what the ruling remembers
+/// (the results proven so far, the checks generated).
 struct Mater<'a> {
     budget: &'a mut Budget,
     left: &'a mut u64,
-    proven: Proven<'a>,
+    memo: &'a mut Memo,
 }
 
 impl<'a> Mater<'a> {
     fn new(cx: &'a mut Context, budget: &'a mut Budget) -> Mater<'a> {
         let Context { memo, left, .. } = cx;
-        Mater {
-            budget,
-            left,
-            proven: memo.proven(),
-        }
+        Mater { budget, left, memo }
     }
 
     /// Counts one position; false once the search's budget or the ruling's account is spent.
@@ -133,7 +140,8 @@ const ROOT_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
 fn search_mate(pos: &Position, plies: u32, forbid: u128, s: &mut Mater) -> Option<Move> {
     // The root's checks are generated once for every depth.
-    let checks = checking_moves(pos);
+    let mut checks = MoveList::new();
+    remembered_checks(s.memo, pos, &mut checks);
     if checks.is_empty() {
         return None;
     }
@@ -180,7 +188,7 @@ fn mate_root(
 /// The defender is to move after a check: is it mated now or within `plies` more plies?
 fn defender_is_mated(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -> bool {
     let key = pos.hash() ^ forbid_key(forbid);
-    if let Some(known) = s.proven.mated_within(key, plies) {
+    if let Some(known) = s.memo.proven().mated_within(key, plies) {
         return known;
     }
     if !s.tick() {
@@ -194,7 +202,7 @@ fn defender_is_mated(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater
     };
     // An answer cut short by the budget is not stored.
     if !s.exhausted() {
-        s.proven.set_mated_within(key, plies, mated);
+        s.memo.proven().set_mated_within(key, plies, mated);
     }
     mated
 }
@@ -230,7 +238,7 @@ fn every_reply_mated(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater
 fn attacker_mates(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -> bool {
     // The attacker's positions are remembered as the defender's are, under their own keys.
     let key = pos.hash() ^ forbid_key(forbid) ^ ATTACKER_KEY;
-    if let Some(known) = s.proven.mated_within(key, plies) {
+    if let Some(known) = s.memo.proven().mated_within(key, plies) {
         return known;
     }
     if !s.tick() {
@@ -238,7 +246,7 @@ fn attacker_mates(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -
     }
     let mut found = false;
     let mut checks = MoveList::new();
-    push_checks(pos, &mut checks);
+    remembered_checks(s.memo, pos, &mut checks);
     for &m in &checks {
         if forbid & m.to.mask() != 0 {
             continue;
@@ -252,7 +260,7 @@ fn attacker_mates(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -
     }
     // An answer cut short by the budget is not stored.
     if found || !s.exhausted() {
-        s.proven.set_mated_within(key, plies, found);
+        s.memo.proven().set_mated_within(key, plies, found);
     }
     found
 }

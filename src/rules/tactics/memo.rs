@@ -103,8 +103,9 @@ pub struct Generated {
 /// Most checks of a remembered list of checking moves (longer ones are generated again).
 pub const CHECKS: usize = 16;
 
-/// Slots of the table of checking moves: the gain searches look for quiet checks at a few
-/// hundred positions of a ruling, each several times.
+/// Slots of the table of checking moves: the gain searches look for quiet checks, and the mate
+/// searches start from, a few hundred positions of a ruling, each several times (4× the slots
+/// saved 0.5 % more instructions on 图9: not worth the memory).
 const CHECK_SLOTS: usize = 1 << 11;
 
 /// The answers one ruling remembers: what the mate searches proved (by position), the whole mate
