@@ -96,14 +96,6 @@ struct Judged {
     lenient: bool,
 }
 
-impl Judged {
-    /// The position before the move: searched in full, strictly.
-    const BEFORE: Judged = Judged {
-        any_gain: true,
-        lenient: false,
-    };
-}
-
 struct Judge<'a> {
     scene: &'a Scene,
     options: &'a Options,

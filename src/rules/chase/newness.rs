@@ -10,7 +10,8 @@ use crate::position::Position;
 use crate::rules::profile::ChaseTest;
 use crate::rules::protection::assess;
 use crate::rules::tactics::context::Context;
-use crate::rules::tactics::gain::Query;
+use crate::rules::tactics::context::Gaining;
+use crate::rules::tactics::gain::{MATE, Query};
 use crate::square::Square;
 
 /// Whether a gain on a piece is new, and if not, why.
@@ -76,6 +77,10 @@ impl Judge<'_> {
     /// `a_value` (docs/gain.md §2). A gain in A through checks (`by_checks`) is old too when the
     /// best net line of `pos`, whatever it takes, was worth at least as much (a series of
     /// checks has no fixed target until it is played, docs/gain.md §2).
+    ///
+    /// B's gain on the piece is asked as yes-or-no searches (does it gain, is it worth at least
+    /// A's: a null window there) rather than for its line and value, and without B's
+    /// assessment, which that answer never reads.
     fn old(
         &self,
         pos: &Position,
@@ -86,20 +91,29 @@ impl Judge<'_> {
         if pos.piece_at(sq).is_none_or(|p| p.color == pos.turn()) {
             return false;
         }
-        let x = assess(cx, pos, sq, self.profile.material, self.limits);
-        match self.wins(pos, sq, &self.qb, x.as_ref(), Judged::BEFORE, cx) {
-            None if by_checks => {
+        let q = self.qb.targeting(sq);
+        let plain = Query {
+            checkless: true,
+            ..q.clone()
+        };
+        // B's gain is worth as much as A's when at least this (every mate alike).
+        let worth = if settled(a_value) == MATE {
+            MATE / 2 + 1
+        } else {
+            a_value.max(1)
+        };
+        match cx.gaining_in_move(pos, &q) {
+            Gaining::No if by_checks => {
                 cx.gains_in_move(pos, &self.qb)
                     && settled(cx.gain_in_move(pos, &self.qb, a_value - 1).value)
                         >= settled(a_value)
             }
-            None => false,
-            Some(b) => {
-                let plain = Query {
-                    checkless: true,
-                    ..self.qb.targeting(sq)
-                };
-                cx.gains_in_move(pos, &plain) || settled(b.value) >= settled(a_value)
+            Gaining::No => false,
+            Gaining::Fork(value) => value >= worth || cx.gains_in_move(pos, &plain),
+            Gaining::Search => {
+                worth == 1
+                    || cx.gains_in_move(pos, &plain)
+                    || cx.gains_above_in_move(pos, &q, worth - 1)
             }
         }
     }

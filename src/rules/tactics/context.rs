@@ -8,7 +8,7 @@
 //! [`Budget`], or `GainLimits::nodes`). A search stops at whichever runs out
 //! first.
 
-use super::gain::{Gain, Probe, Query, gain_above, gains};
+use super::gain::{Gain, Probe, Query, gain_above, gains, gains_above, gains_or_fork};
 use super::mate::Budget;
 use super::memo::Memo;
 use crate::position::Position;
@@ -100,10 +100,36 @@ impl Context {
     /// account.
     pub fn gains_in_move(&mut self, pos: &Position, q: &Query) -> bool {
         let q = self.in_move(q);
-        let p: Probe = gains(self, pos, &q);
+        let p = gains(self, pos, &q);
+        self.count(p);
+        p.gains
+    }
+
+    /// Whether the side to move gains under `q`, and how: [`gains_in_move`](Self::gains_in_move)
+    /// with the fork's value when the gain is a fork's.
+    pub fn gaining_in_move(&mut self, pos: &Position, q: &Query) -> Gaining {
+        let q = self.in_move(q);
+        let (p, fork) = gains_or_fork(self, pos, &q);
+        self.count(p);
+        match fork {
+            Some(value) => Gaining::Fork(value),
+            None if p.gains => Gaining::Search,
+            None => Gaining::No,
+        }
+    }
+
+    /// Whether the side to move wins more than `floor` under `q`, a fork's answers left out (a
+    /// null-window search), counted in the move's account.
+    pub fn gains_above_in_move(&mut self, pos: &Position, q: &Query, floor: i32) -> bool {
+        let q = self.in_move(q);
+        let p = gains_above(self, pos, &q, floor);
+        self.count(p);
+        p.gains
+    }
+
+    fn count(&mut self, p: Probe) {
         self.step.nodes += p.nodes;
         self.step.exhausted |= p.exhausted;
-        p.gains
     }
 
     /// The search for a gain above `floor` under `q`, counted in the move's account.
@@ -126,6 +152,17 @@ impl Context {
         self.step.nodes += b.nodes;
         self.step.exhausted |= b.exhausted;
     }
+}
+
+/// Whether a search gains, and how (see [`Context::gaining_in_move`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Gaining {
+    /// No gain.
+    No,
+    /// A gain the search finds itself: its value is above zero.
+    Search,
+    /// A fork by check's gain, worth this (the value [`gain`](super::gain::gain) finds).
+    Fork(i32),
 }
 
 /// Draws one position from the ruling's account `left`: false once it is spent.

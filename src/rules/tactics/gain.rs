@@ -277,29 +277,38 @@ fn search_above(cx: &mut Context, pos: &Position, q: &Query, floor: i32) -> Gain
 /// a null-window search (is the value above zero?), which cuts far more than [`gain`]. The
 /// answer is the one `gain(pos, q).gains()` gives whenever neither search runs out of positions.
 pub fn gains(cx: &mut Context, pos: &Position, q: &Query) -> Probe {
-    let p = probe(cx, pos, q);
+    gains_or_fork(cx, pos, q).0
+}
+
+/// As [`gains`], with the value of the fork's line when the gain is a fork's (see [`fork`]):
+/// the value [`gain`] finds then, whenever neither search runs out of positions.
+pub fn gains_or_fork(cx: &mut Context, pos: &Position, q: &Query) -> (Probe, Option<i32>) {
+    let p = gains_above(cx, pos, q, 0);
     if p.gains || !forks(q) {
-        return p;
+        return (p, None);
     }
     let mut spent = Spent {
         nodes: p.nodes,
         exhausted: p.exhausted,
     };
-    let gains = fork(cx, pos, q, &mut spent).is_some();
-    Probe {
-        gains,
+    let fork = fork(cx, pos, q, &mut spent);
+    let probe = Probe {
+        gains: fork.is_some(),
         nodes: spent.nodes,
         exhausted: spent.exhausted,
-    }
+    };
+    (probe, fork.map(|f| f.value))
 }
 
-/// The null-window search behind [`gains`], without a fork's answers.
-fn probe(cx: &mut Context, pos: &Position, q: &Query) -> Probe {
+/// Whether the side to move of `pos` wins more than `floor` under `q`, without a fork's
+/// answers: a null-window search around `floor`, whose answer is whether the value of the
+/// search behind [`gain_above`] is above `floor`, whenever neither runs out of positions.
+pub fn gains_above(cx: &mut Context, pos: &Position, q: &Query, floor: i32) -> Probe {
     let mut s = Searcher::new(cx, pos, q);
     let mut p = *pos;
-    let value = s.node(&mut p, None, root_state(q), 0, 0, 1);
+    let value = s.node(&mut p, None, root_state(q), 0, floor, floor + 1);
     Probe {
-        gains: value > 0,
+        gains: value > floor,
         nodes: s.budget.nodes,
         exhausted: s.budget.exhausted,
     }
@@ -396,7 +405,7 @@ fn fork(cx: &mut Context, pos: &Position, q: &Query, spent: &mut Spent) -> Optio
                 answer: Some(a),
                 ..q.clone()
             };
-            let p = probe(cx, pos, &spent.bound(&taken));
+            let p = gains_above(cx, pos, &spent.bound(&taken), 0);
             spent.add(p.nodes, p.exhausted);
             if !p.gains {
                 continue;
