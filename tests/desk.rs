@@ -1,6 +1,7 @@
 //! The arbiter's desk through `qili serve`: the JSON API and gRPC-Web over HTTP/1.1 on the gRPC
 //! port (status codes, error bodies), and the consult page in headless Chromium (a corpus case,
-//! an uploaded GBK record, a bad FEN's field error, a screenshot under target/).
+//! an uploaded GBK record, a record uploaded with the page in Chinese, a bad FEN's field error, a
+//! screenshot under target/).
 //!
 //! The browser tests need Debian's `chromium` and `chromium-driver` (`.ci/run` installs them);
 //! without them they fail saying so, unless `QILI_SKIP_BROWSER=1` is set.
@@ -1267,6 +1268,65 @@ async fn the_page_rules_an_uploaded_gbk_record() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("desk-ruling.pdf");
     std::fs::write(&path, &pdf).expect("write the PDF");
     eprintln!("printed: {}", path.display());
+    client.clone().close().await.expect("close");
+}
+
+#[tokio::test]
+async fn a_record_uploaded_on_the_page_in_chinese_gets_chinese_titles_and_errors() {
+    use qili::lang::{Lang, Words};
+    let Some(session) = session("a_record_uploaded_on_the_page_in_chinese").await else {
+        return;
+    };
+    let client = &session.client;
+    wait_for(client, "#lang option[value=zh]")
+        .await
+        .click()
+        .await
+        .expect("中文");
+    wait_for(client, "input[name=source][value=record]")
+        .await
+        .click()
+        .await
+        .expect("choose a record");
+
+    // The game list: number, title (the result as 红胜) and length, as the library words them.
+    let record = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn/ccgc-20.pgn");
+    let games = qili::record::read_games(&std::fs::read(&record).expect("read")).expect("a game");
+    let listed = format!(
+        "第1局 {}，共{}着",
+        qili::record::dispute::Title::of(&games[0]).words(Lang::Zh),
+        games[0].moves.len()
+    );
+    assert!(listed.contains("红胜"), "{listed}");
+    wait_for(client, "#record-file")
+        .await
+        .send_keys(record.to_str().expect("utf-8 path"))
+        .await
+        .expect("upload");
+    let game = wait_for(client, "#game option[value='1']").await;
+    assert_eq!(game.text().await.expect("text"), listed);
+
+    // A record with an illegal move: the reader's error in Chinese only (after the API's field name,
+    // as every error of the API names its field), on the file field.
+    let bad = b"[Event \"x\"]\n[Result \"1-0\"]\n1. h2e2 h9g7 2. h0g2 i9i9 1-0\n";
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("desk-bad-record.pgn");
+    std::fs::write(&path, bad).expect("write the record");
+    let error = qili::record::read_games(bad).expect_err("an illegal move");
+    let expected = format!("record：{}", error.words(Lang::Zh));
+    assert!(expected.contains("没有相符的合法着法"), "{expected}");
+    wait_for(client, "#record-file")
+        .await
+        .send_keys(path.to_str().expect("utf-8 path"))
+        .await
+        .expect("upload");
+    let shown = wait_for(client, "#error:not([hidden])").await;
+    assert_eq!(shown.text().await.expect("text"), expected);
+    assert_eq!(
+        attr(client, "#record-file", "aria-invalid")
+            .await
+            .as_deref(),
+        Some("true")
+    );
     client.clone().close().await.expect("close");
 }
 
