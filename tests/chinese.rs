@@ -970,3 +970,111 @@ fn qili_serve_says_its_start_up_errors_in_the_language_asked() {
     );
     assert!(!has_chinese(&err), "{err}");
 }
+
+/// `qili ARGS`: the exit code, standard output and standard error.
+fn run_qili<A: AsRef<std::ffi::OsStr>>(args: &[A]) -> (Option<i32>, String, String) {
+    let out = Command::new(QILI).args(args).output().expect("run qili");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn clap_usage_errors_are_said_in_the_commands_language() {
+    // --lang zh: clap's error in Chinese only, laid out as clap lays it out; exit 2 as clap's.
+    for (args, said) in [
+        (
+            vec!["judge", "--frob", "--lang", "zh"],
+            "错误：未知的参数“--frob”\n\n用法：qili judge [OPTIONS]\n\n更多信息请用“--help”。\n",
+        ),
+        (
+            vec!["judge", "--lang=zh", "--fen"],
+            "错误：“--fen <FEN>”需要一个值，但没有给出\n\n更多信息请用“--help”。\n",
+        ),
+        (
+            vec![
+                "judge", "--moves", "h2e2", "--format", "xml", "--lang", "zh",
+            ],
+            "错误：“--format <FORMAT>”的值“xml”无效\n  [可选的值：text、json、html]\n\n  \
+             提示：有相似的值：“html”\n\n更多信息请用“--help”。\n",
+        ),
+        (
+            vec!["watch", "--rule-at", "abc", "--lang", "zh"],
+            "错误：“--rule-at <RULE_AT>”的值“abc”无效：不是整数（有非数字的字符）\n\n\
+             更多信息请用“--help”。\n",
+        ),
+        (
+            vec!["judge", "--mvoes", "h2e2", "--lang", "zh"],
+            "错误：未知的参数“--mvoes”\n\n  提示：有相似的参数：“--moves”\n\n\
+             用法：qili judge --moves <MOVES>\n\n更多信息请用“--help”。\n",
+        ),
+        (
+            vec!["judge", "--fen", "x", "--record", "y", "--lang", "zh"],
+            "错误：参数“--fen <FEN>”不能与“--record <FILE>”同时使用\n\n\
+             用法：qili judge --fen <FEN> --lang <LANG>\n\n更多信息请用“--help”。\n",
+        ),
+        (
+            vec!["scan", "--lang", "zh"],
+            "错误：缺少以下必需的参数：\n  --record <FILE|DIR>\n\n\
+             用法：qili scan --record <FILE|DIR> --lang <LANG>\n\n更多信息请用“--help”。\n",
+        ),
+    ] {
+        let (code, _, err) = run_qili(&args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert_eq!(err, said, "{args:?}");
+        // --lang en: clap's English alone.
+        // The same command line in language `to`.
+        let in_lang = |to: &str| -> Vec<String> {
+            args.iter()
+                .map(|a| match *a {
+                    "zh" => to.to_string(),
+                    "--lang=zh" => format!("--lang={to}"),
+                    a => a.to_string(),
+                })
+                .collect()
+        };
+        let english = in_lang("en");
+        let (code, _, en) = run_qili(&english);
+        assert_eq!(code, Some(2), "{english:?}");
+        assert!(en.starts_with("error: "), "{en}");
+        assert!(!has_chinese(&en), "{en}");
+        // Both languages: the Chinese message and its tips, then clap's English as it is; so
+        // too by default (judge, scan and watch default to both).
+        let (message, _) = said.split_once("\n\n更多").expect("the help line");
+        let message = message.split("\n\n用法").next().unwrap_or(message);
+        let both = in_lang("both");
+        let (code, _, err) = run_qili(&both);
+        assert_eq!(code, Some(2), "{both:?}");
+        assert_eq!(err, format!("{message}\n{en}"), "{both:?}");
+        let default: Vec<&str> = args
+            .iter()
+            .copied()
+            .filter(|a| !["--lang", "zh", "--lang=zh"].contains(a))
+            .collect();
+        let (_, _, err) = run_qili(&default);
+        assert!(err.starts_with(&format!("{message}\nerror: ")), "{err}");
+    }
+    // The commands whose language is English by default keep clap's English byte for byte.
+    for args in [
+        vec!["cases", "--frob"],
+        vec!["serve", "--max-queue", "x"],
+        vec!["perft", "--fen"],
+        vec!["frob"],
+    ] {
+        let (code, _, err) = run_qili(&args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(!has_chinese(&err), "{err}");
+    }
+    let (_, _, err) = run_qili(&["cases", "--lang", "zh", "--junit"]);
+    assert!(err.starts_with("错误：“--junit <FILE>”需要一个值"), "{err}");
+    // Help and version are clap's, whatever the language.
+    let (code, help, _) = run_qili(&["judge", "--lang", "zh", "--help"]);
+    assert_eq!(code, Some(0));
+    assert!(help.contains("Usage: qili judge"), "{help}");
+    let (code, version, _) = run_qili(&["--version"]);
+    assert_eq!(code, Some(0));
+    assert!(version.starts_with("qili "), "{version}");
+}

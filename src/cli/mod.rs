@@ -34,6 +34,7 @@ mod perft;
 mod render;
 mod scan;
 mod serve;
+mod usage;
 mod watch;
 
 /// qili (棋例): rules repetition disputes in Xiangqi.
@@ -165,7 +166,12 @@ fn stdout_failed(e: std::io::Error) -> ! {
 
 /// Parses the command line and runs the chosen subcommand.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        // The language is the command line's own: clap refused it before parsing `--lang`.
+        Err(e) => usage::exit(&e, usage::asked_lang::<Cli>(&args)),
+    };
     let lang = cli.command.lang();
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
