@@ -35,8 +35,10 @@ cases=()
 "$serve" serve --addr "127.0.0.1:$port" ${SERVE_ARGS:-} 2>/tmp/qili-load-serve.log &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do
+# Up to 30 s: a loaded machine may take a while to start it.
+for _ in $(seq 300); do
   grep -q serving /tmp/qili-load-serve.log 2>/dev/null && break
+  kill -0 "$server" 2>/dev/null || { echo "load.sh: the server exited:" >&2; cat /tmp/qili-load-serve.log >&2; exit 2; }
   sleep 0.1
 done
 

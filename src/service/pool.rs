@@ -24,6 +24,11 @@
 //! DEADLINE_EXCEEDED and its work is skipped when a thread gets to it. BENCHMARKS.md ("Load") has
 //! the CPU per call of this hand-off and of the blocking pool measured side by side.
 //!
+//! The pool's threads run at the async workers' priority (niceness 0). They ran at niceness 4
+//! while every ruling came here; with the cheap path the workers make most rulings themselves,
+//! so a lower priority left the long rulings last in line whenever the cores were busy: corpus
+//! p99 at 64 in flight 93–192 ms, at equal priority 32–46 ms (BENCHMARKS.md, sixth session).
+//!
 //! # Using it from a handler (a new streaming RPC in a few lines)
 //! ```ignore
 //! // Unary: the call's deadline (the server's, or the client's `grpc-timeout` if shorter).
@@ -164,10 +169,7 @@ impl WorkPool {
             let queue = Arc::clone(&queue);
             let spawned = std::thread::Builder::new()
                 .name(format!("qili-work-{n}"))
-                .spawn(move || {
-                    lower_priority();
-                    work(&queue)
-                });
+                .spawn(move || work(&queue));
             match spawned {
                 Ok(_) => started += 1,
                 Err(e) => tracing::error!(error = %e, "cannot start a work thread"),
@@ -260,26 +262,6 @@ impl WorkPool {
 pub fn guarded<T>(work: impl FnOnce() -> T) -> Result<T, Failure> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
         .map_err(|_| Failure::internal("the work failed (a panic; see the log)".into()))
-}
-
-/// The pool threads' priority: 37 of thread-priority's 0–99 scale, which it maps to niceness 4
-/// on Linux (its scale runs from niceness 20 down to −20). When the cores are busy, the threads
-/// that carry the connections (niceness 0) then get about two and a half times a pool thread's
-/// share, so timers, health checks and answers are not held up by rulings.
-const PRIORITY: u8 = 37;
-
-/// Lowers the calling thread's scheduling priority to [`PRIORITY`] (logged if it cannot be).
-fn lower_priority() {
-    use thread_priority::{ThreadPriority, ThreadPriorityValue, set_current_thread_priority};
-    let lowered = ThreadPriorityValue::try_from(PRIORITY)
-        .map_err(|e| format!("{e:?}"))
-        .and_then(|p| {
-            set_current_thread_priority(ThreadPriority::Crossplatform(p))
-                .map_err(|e| format!("{e:?}"))
-        });
-    if let Err(e) = lowered {
-        tracing::warn!(error = %e, "cannot lower a work thread's priority");
-    }
 }
 
 /// A pool thread: takes jobs, rulings first, until the pool is dropped.
