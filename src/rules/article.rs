@@ -57,23 +57,10 @@ impl ArticleId {
     }
 }
 
-/// Article `number` of `edition` as a Chinese text cites it: the 1999 book's articles by number
-/// (`25.2`) and the items of its chapter 7, 棋例细则, as that chapter numbers them (`item 6` →
-/// `棋例细则第6条`); the 2011 book's as `2011年规则26.5`; the Asian rules' as `亚洲规则第27条`, their
-/// appendix as `亚洲规则附例` and the summary of their thumb rules as `亚洲规则摘要`.
+/// Article `number` of `edition` as a Chinese text cites it (the profile's `cite_zh`: `25.2`,
+/// `棋例细则第6条`, `2011年规则26.5`, `亚洲规则第27条`, `亚洲规则附例`).
 pub fn cite_zh(edition: Ruleset, number: &str) -> String {
-    match edition {
-        Ruleset::Cxa1999 => match number.strip_prefix("item ") {
-            Some(item) => format!("棋例细则第{item}条"),
-            None => number.to_string(),
-        },
-        Ruleset::Cxa2011 => format!("2011年规则{number}"),
-        Ruleset::Axf => match number {
-            "appendix" => "亚洲规则附例".to_string(),
-            "summary" => "亚洲规则摘要".to_string(),
-            _ => format!("亚洲规则第{number}条"),
-        },
-    }
+    edition.profile().cite_zh.cite(number)
 }
 
 /// Articles as a ruling's JSON lists them: each an object with its `id` as people cite it, its

@@ -4,7 +4,7 @@
 use super::{
     BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
     GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, ProtectorChase, StandingThreats,
-    VerdictTable,
+    VerdictTable, ZhCitation, ZhPrefixed,
 };
 use crate::rules::article::articles;
 use crate::rules::kinds::Pattern;
@@ -103,6 +103,17 @@ pub const PROFILE: Profile = Profile {
     also: &["", "cxa", "1999"],
     description: "Chinese Xiangqi Association rules, 1999 edition (中国象棋竞赛规则1999): perpetual check, mate threats, chases and their mixtures are forbidden",
     cite_prefix: "",
+    // Its articles by number (`25.2`); chapter 7's items as that chapter numbers them.
+    cite_zh: ZhCitation {
+        before: "",
+        after: "",
+        prefixed: Some(ZhPrefixed {
+            prefix: "item ",
+            before: "棋例细则第",
+            after: "条",
+        }),
+        named: &[],
+    },
     articles: ARTICLES,
 
     // 25.3: pawns against pieces, either way, are no gain.

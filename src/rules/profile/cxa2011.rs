@@ -5,7 +5,7 @@ use super::cxa1999::{A4_1_1, A4_1_3, A4_1_7, A4_2_3, A4_2_4, A23_2, A23_3};
 use super::{
     BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
     GameRules, KeyPoint, NaturalLimitRule, Offers, Profile, ProtectorChase, StandingThreats,
-    VerdictTable,
+    VerdictTable, ZhCitation,
 };
 use crate::rules::article::articles;
 use crate::rules::kinds::Pattern;
@@ -62,6 +62,12 @@ pub const PROFILE: Profile = Profile {
     also: &["2011"],
     description: "Chinese Xiangqi Association rules, 2011 edition: as 1999, with kings and pawns free to chase, protector/pinned-piece chases weighed by the exchange, and primary/secondary forbidden patterns when both sides offend",
     cite_prefix: "2011 ",
+    cite_zh: ZhCitation {
+        before: "2011年规则",
+        after: "",
+        prefixed: None,
+        named: &[],
+    },
     articles: ARTICLES,
 
     // 26.6: a pawn given for a rook is a gain, an advisor or elephant given for pawns a loss, a

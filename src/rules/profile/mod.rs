@@ -38,6 +38,8 @@ pub struct Profile {
     pub description: &'static str,
     /// How its book's articles are cited: the prefix before the number (``, `2011 `, `AXF `).
     pub cite_prefix: &'static str,
+    /// How a Chinese text cites its book's articles.
+    pub cite_zh: ZhCitation,
     /// Its book's articles that qili cites, with their texts.
     pub articles: &'static [ArticleText],
 
@@ -87,6 +89,47 @@ pub struct Profile {
     pub citations: Citations,
     /// How a game ends besides a ruled repetition: what the referee of live games applies.
     pub game: GameRules,
+}
+
+/// How a Chinese text cites a book's articles: the number between two words (`2011年规则` `26.5`;
+/// `亚洲规则第` `27` `条`), a class of numbers cited otherwise (1999 `item 6` → `棋例细则第6条`), and
+/// numbers with a name of their own (AXF `appendix` → `亚洲规则附例`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ZhCitation {
+    /// Before the number.
+    pub before: &'static str,
+    /// After the number.
+    pub after: &'static str,
+    /// Numbers starting with this prefix are cited without it, between the other two words.
+    pub prefixed: Option<ZhPrefixed>,
+    /// Numbers cited by a name of their own: (number, citation).
+    pub named: &'static [(&'static str, &'static str)],
+}
+
+/// Numbers of a book cited with other words than its articles (the 1999 book's chapter 7 items).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ZhPrefixed {
+    /// The number's prefix (`item `).
+    pub prefix: &'static str,
+    /// Before the rest of the number (`棋例细则第`).
+    pub before: &'static str,
+    /// After it (`条`).
+    pub after: &'static str,
+}
+
+impl ZhCitation {
+    /// Article `number` as a Chinese text cites it.
+    pub fn cite(&self, number: &str) -> String {
+        if let Some(&(_, name)) = self.named.iter().find(|(n, _)| *n == number) {
+            return name.to_string();
+        }
+        if let Some(p) = self.prefixed
+            && let Some(rest) = number.strip_prefix(p.prefix)
+        {
+            return format!("{}{rest}{}", p.before, p.after);
+        }
+        format!("{}{number}{}", self.before, self.after)
+    }
 }
 
 /// How a game in progress ends (the referee, `crate::referee`; docs/rules.md, "Live games").

@@ -10,7 +10,7 @@ pub(crate) use chase::chases;
 
 use super::{
     BothForbidden, ChaseArticles, ChaseTest, Citations, ClaimantChecks, FreeCaptures, FreePieces,
-    GameRules, NaturalLimitRule, Offers, Profile, StandingThreats, VerdictTable,
+    GameRules, NaturalLimitRule, Offers, Profile, StandingThreats, VerdictTable, ZhCitation,
 };
 use crate::rules::article::articles;
 use crate::rules::kinds::Pattern;
@@ -91,6 +91,13 @@ pub const PROFILE: Profile = Profile {
     also: &["asian"],
     description: "Asian Xiangqi Federation rules (WXF 2018 improves on them): only perpetual check and perpetual chase of one piece are forbidden; mixed patterns and mate threats are allowed",
     cite_prefix: "AXF ",
+    // The appendix (附例) and the summary of the thumb rules (摘要) by name.
+    cite_zh: ZhCitation {
+        before: "亚洲规则第",
+        after: "条",
+        prefixed: None,
+        named: &[("appendix", "亚洲规则附例"), ("summary", "亚洲规则摘要")],
+    },
     articles: ARTICLES,
 
     material: Arithmetic {
