@@ -3,13 +3,13 @@
 //! or a printable HTML page.
 
 use super::Said;
-use super::judge::{NotationArg, ruleset, utf8};
+use super::judge::{NotationArg, ruleset, sides, utf8};
 use super::render::{self, LangArg};
 use clap::{Args, ValueEnum};
 use qili::Position;
 use qili::lang::Words;
 use qili::request::RequestError;
-use qili::rules::{self, BySide, Options};
+use qili::rules::{self, Options};
 use qili::service::{Failure, abridge, convert};
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -56,10 +56,7 @@ pub struct AnalyzeArgs {
 pub fn run(args: AnalyzeArgs) -> Result<ExitCode, Said> {
     let options = Options {
         ruleset: ruleset(&args.ruleset)?,
-        defensive_key_point: BySide {
-            red: args.key_point.contains(&super::judge::Side::Red),
-            black: args.key_point.contains(&super::judge::Side::Black),
-        },
+        defensive_key_point: sides(&args.key_point),
         ..Options::default()
     };
     let fen = utf8("fen", args.fen.as_ref())?;

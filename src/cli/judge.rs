@@ -85,6 +85,20 @@ pub struct JudgeArgs {
     /// Notation of --moves.
     #[arg(long, value_enum, default_value_t = NotationArg::Auto)]
     notation: NotationArg,
+    #[command(flatten)]
+    rules: RulingArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Language of everything printed (zh: all Chinese, en: all English).
+    #[arg(long, value_enum, default_value_t = LangArg::Both)]
+    pub(super) lang: LangArg,
+}
+
+/// The options of a ruling that `judge` and `watch` both take (规则与已知情形: the profile, the
+/// sides told to change, the sides defending a key point).
+#[derive(Args)]
+pub struct RulingArgs {
     /// Rule profile: cxa1999, cxa2011, axf (alias wxf).
     #[arg(long, default_value = "cxa1999")]
     ruleset: OsString,
@@ -94,12 +108,18 @@ pub struct JudgeArgs {
     /// A side asserted to defend a key point (repeat for both).
     #[arg(long = "key-point", value_enum)]
     key_point: Vec<Side>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-    /// Language of everything printed (zh: all Chinese, en: all English).
-    #[arg(long, value_enum, default_value_t = LangArg::Both)]
-    pub(super) lang: LangArg,
+}
+
+impl RulingArgs {
+    /// The ruling's options they give (the texts left as the default).
+    pub fn options(&self) -> Result<Options, Said> {
+        Ok(Options {
+            ruleset: ruleset(&self.ruleset)?,
+            told_to_change: sides(&self.told_to_change),
+            defensive_key_point: sides(&self.key_point),
+            ..Options::default()
+        })
+    }
 }
 
 /// The sides named by a repeated option.
@@ -175,6 +195,19 @@ pub fn record_name(path: &Path) -> String {
     )
 }
 
+/// The dispute in the record at `path`: game `--game` (the only one when `None`), up to `at` (its
+/// last move when `None`); read game by game, so a large record costs the memory of one game.
+pub fn record_dispute(
+    path: &Path,
+    game: Option<&OsString>,
+    at: Option<At>,
+) -> Result<Dispute, Said> {
+    let number = game_number(game)?;
+    let (name, file) = open_record(path)?;
+    Dispute::from_reader(&name, file, number, at)
+        .map_err(|e| Said::new(|lang| dispute_error(path, &e, lang)))
+}
+
 /// The message of a dispute that cannot be taken from the record at `path`, naming the option,
 /// in `lang`.
 pub fn dispute_error(path: &Path, e: &DisputeError, lang: Lang) -> String {
@@ -188,15 +221,9 @@ pub fn dispute_error(path: &Path, e: &DisputeError, lang: Lang) -> String {
 
 /// Rules and prints; bad input is an error naming the field (and the move's index).
 pub fn run(args: JudgeArgs) -> Result<ExitCode, Said> {
-    let options = Options {
-        ruleset: ruleset(&args.ruleset)?,
-        told_to_change: sides(&args.told_to_change),
-        defensive_key_point: sides(&args.key_point),
-        ..Options::default()
-    };
+    let options = args.rules.options()?;
     let dispute = match &args.record {
         Some(path) => {
-            let game = game_number(args.game.as_ref())?;
             let at = match args.at.as_ref() {
                 None => None,
                 Some(v) => {
@@ -209,10 +236,7 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, Said> {
                     })?)
                 }
             };
-            // Read game by game: a large record costs the memory of one game.
-            let (name, file) = open_record(path)?;
-            Dispute::from_reader(&name, file, game, at)
-                .map_err(|e| Said::new(|lang| dispute_error(path, &e, lang)))?
+            record_dispute(path, args.game.as_ref(), at)?
         }
         None => {
             let request = Request {

@@ -5,14 +5,11 @@
 
 use super::Said;
 use super::json::{self, DetailArg};
-use super::judge::{
-    NotationArg, Side, dispute_error, game_number, open_record, record_said, ruleset, sides, utf8,
-};
+use super::judge::{NotationArg, RulingArgs, record_dispute, record_said, utf8};
 use super::render::LangArg;
 use clap::Args;
 use qili::Color;
 use qili::lang::{Words, io_words};
-use qili::record::Dispute;
 use qili::record::dispute::split_moves;
 use qili::referee::{EndKind, ForbiddenMove, GameEnd, GameOptions, Referee, Status};
 use qili::request::Request;
@@ -41,15 +38,8 @@ pub struct WatchArgs {
     /// Notation of the moves read (they may be separated by spaces, commas or lines).
     #[arg(long, value_enum, default_value_t = NotationArg::Auto)]
     notation: NotationArg,
-    /// Rule profile: cxa1999, cxa2011, axf (alias wxf).
-    #[arg(long, default_value = "cxa1999")]
-    ruleset: OsString,
-    /// A side the arbiter has already told to change (repeat for both).
-    #[arg(long, value_enum)]
-    told_to_change: Vec<Side>,
-    /// A side asserted to defend a key point (repeat for both).
-    #[arg(long = "key-point", value_enum)]
-    key_point: Vec<Side>,
+    #[command(flatten)]
+    rules: RulingArgs,
     /// The occurrence of a position at which the books rule: 2 to 10.
     #[arg(long, default_value_t = qili::referee::RULE_AT)]
     rule_at: u32,
@@ -71,15 +61,12 @@ pub struct WatchArgs {
 pub fn run(args: WatchArgs) -> Result<ExitCode, Said> {
     let lang = args.lang.lang();
     let options = Options {
-        ruleset: ruleset(&args.ruleset)?,
-        told_to_change: sides(&args.told_to_change),
-        defensive_key_point: sides(&args.key_point),
         texts: Texts {
             zh: lang.zh(),
             en: lang.en(),
             ..Texts::ALL
         },
-        ..Options::default()
+        ..args.rules.options()?
     };
     let game = GameOptions::new(args.rule_at, args.natural_limit.unwrap_or(0)).map_err(|e| {
         let flag = match e {
@@ -107,10 +94,7 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, Said> {
         Ok(())
     };
     if let Some(path) = &args.record {
-        let number = game_number(args.game.as_ref())?;
-        let (name, file) = open_record(path)?;
-        let chosen = Dispute::from_reader(&name, file, number, None)
-            .map_err(|e| Said::new(|lang| dispute_error(path, &e, lang)))?;
+        let chosen = record_dispute(path, args.game.as_ref(), None)?;
         let mut referee = Referee::new(chosen.start, options, game);
         for &m in &chosen.moves {
             let status = referee
