@@ -539,43 +539,38 @@ fn cors_header(answer: &Answer, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// POSTs `body` to the JSON API's `/v1/adjudicate` as a page of `origin` would.
+async fn post_from(http: &Http, origin: &str, body: Vec<u8>) -> Answer {
+    let headers = [("content-type", "application/json"), ("origin", origin)];
+    http.send_with(Method::POST, "/v1/adjudicate", &headers, body)
+        .await
+}
+
+/// The preflight a browser sends from `origin` before a POST to `path` with `headers`.
+async fn preflight(http: &Http, path: &str, origin: &str, headers: &str) -> Answer {
+    let asked = [
+        ("origin", origin),
+        ("access-control-request-method", "POST"),
+        ("access-control-request-headers", headers),
+    ];
+    http.send_with(Method::OPTIONS, path, &asked, Vec::new())
+        .await
+}
+
 #[tokio::test]
 async fn other_origins_are_refused_unless_allowed_and_their_preflights_answered() {
     let ruling = serde_json::json!({"fen": "4k4/9/1c7/9/9/9/R8/9/9/3K5 w", "moves": ["a3b3"]});
     let body = ruling.to_string().into_bytes();
-    let json_from =
-        |origin: &'static str| [("content-type", "application/json"), ("origin", origin)];
-    let preflight = |origin: &'static str, method: &'static str, headers: &'static str| {
-        [
-            ("origin", origin),
-            ("access-control-request-method", method),
-            ("access-control-request-headers", headers),
-        ]
-    };
     let club = "https://club.example";
     let other = "https://other.example";
 
     // By default no origin may read an answer, and a preflight is no call qili knows.
     let closed = Server::start();
     let http = Http::new(&closed);
-    let answer = http
-        .send_with(
-            Method::POST,
-            "/v1/adjudicate",
-            &json_from(club),
-            body.clone(),
-        )
-        .await;
+    let answer = post_from(&http, club, body.clone()).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     assert_eq!(cors_header(&answer, "allow-origin"), None);
-    let answer = http
-        .send_with(
-            Method::OPTIONS,
-            "/v1/adjudicate",
-            &preflight(club, "POST", "content-type"),
-            Vec::new(),
-        )
-        .await;
+    let answer = preflight(&http, "/v1/adjudicate", club, "content-type").await;
     answer.assert_error(405, "ERROR_CODE_UNIMPLEMENTED", "");
     assert_eq!(cors_header(&answer, "allow-origin"), None);
 
@@ -587,14 +582,7 @@ async fn other_origins_are_refused_unless_allowed_and_their_preflights_answered(
         "http://127.0.0.1:8000",
     ]);
     let http = Http::new(&open);
-    let answer = http
-        .send_with(
-            Method::OPTIONS,
-            "/v1/adjudicate",
-            &preflight(club, "POST", "content-type"),
-            Vec::new(),
-        )
-        .await;
+    let answer = preflight(&http, "/v1/adjudicate", club, "content-type").await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
     let methods = cors_header(&answer, "allow-methods").unwrap_or_default();
@@ -602,60 +590,27 @@ async fn other_origins_are_refused_unless_allowed_and_their_preflights_answered(
     let headers = cors_header(&answer, "allow-headers").unwrap_or_default();
     assert!(headers.contains("content-type"), "{headers}");
     assert!(cors_header(&answer, "max-age").is_some());
-    let answer = http
-        .send_with(
-            Method::POST,
-            "/v1/adjudicate",
-            &json_from(club),
-            body.clone(),
-        )
-        .await;
+    let answer = post_from(&http, club, body.clone()).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
     assert_eq!(answer.json()["verdict"], "VERDICT_NO_REPETITION");
     // An error answer is readable too, so the page can show the bad field.
-    let answer = http
-        .send_with(
-            Method::POST,
-            "/v1/adjudicate",
-            &json_from(club),
-            br#"{"fen": "4k4 w"}"#.to_vec(),
-        )
-        .await;
+    let answer = post_from(&http, club, br#"{"fen": "4k4 w"}"#.to_vec()).await;
     answer.assert_error(400, "ERROR_CODE_INVALID_ARGUMENT", "fen");
     assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
     // Another origin: the preflight grants nothing, the answer carries no permission.
-    let answer = http
-        .send_with(
-            Method::OPTIONS,
-            "/v1/adjudicate",
-            &preflight(other, "POST", "content-type"),
-            Vec::new(),
-        )
-        .await;
+    let answer = preflight(&http, "/v1/adjudicate", other, "content-type").await;
     assert_eq!(cors_header(&answer, "allow-origin"), None);
-    let answer = http
-        .send_with(
-            Method::POST,
-            "/v1/adjudicate",
-            &json_from(other),
-            body.clone(),
-        )
-        .await;
+    let answer = post_from(&http, other, body.clone()).await;
     assert_eq!(cors_header(&answer, "allow-origin"), None);
     // gRPC-Web: its headers allowed, its status exposed.
-    let answer = http
-        .send_with(
-            Method::OPTIONS,
-            "/qili.v1.Qili/ListRulesets",
-            &preflight(
-                club,
-                "POST",
-                "content-type,x-grpc-web,x-user-agent,grpc-timeout",
-            ),
-            Vec::new(),
-        )
-        .await;
+    let answer = preflight(
+        &http,
+        "/qili.v1.Qili/ListRulesets",
+        club,
+        "content-type,x-grpc-web,x-user-agent,grpc-timeout",
+    )
+    .await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some(club));
     let headers = cors_header(&answer, "allow-headers").unwrap_or_default();
@@ -681,9 +636,7 @@ async fn other_origins_are_refused_unless_allowed_and_their_preflights_answered(
 
     // `*`: any origin.
     let any = Server::start_with(&["--allow-origin", "*"]);
-    let answer = Http::new(&any)
-        .send_with(Method::POST, "/v1/adjudicate", &json_from(other), body)
-        .await;
+    let answer = post_from(&Http::new(&any), other, body).await;
     assert_eq!(cors_header(&answer, "allow-origin").as_deref(), Some("*"));
 }
 
@@ -1103,6 +1056,30 @@ async fn print_on(
     (pdf_pages(&pdf), past)
 }
 
+/// Waits for the element `css` and clicks it.
+async fn click(client: &fantoccini::Client, css: &str) {
+    let element = wait_for(client, css).await;
+    element
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+/// Waits for the element `css` and types `text` into it (a file input: the file's path).
+async fn type_into(client: &fantoccini::Client, css: &str, text: &str) {
+    let element = wait_for(client, css).await;
+    element
+        .send_keys(text)
+        .await
+        .unwrap_or_else(|e| panic!("type into {css}: {e}"));
+}
+
+/// Chooses a record as the source and uploads the file at `path`.
+async fn upload(client: &fantoccini::Client, path: &Path) {
+    click(client, "input[name=source][value=record]").await;
+    type_into(client, "#record-file", path.to_str().expect("utf-8 path")).await;
+}
+
 /// Waits (at most 20 s) for the element `css` and returns it.
 async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {
     client
@@ -1142,11 +1119,7 @@ async fn the_page_rules_a_corpus_case_with_its_diagrams_and_steps_through_the_cy
         .expect("pieces");
     assert!(pieces.len() >= 4, "the diagram shows the pieces");
     // Step to the first cycle move: its diagram and its table row light up.
-    wait_for(client, "nav.stepper button.next")
-        .await
-        .click()
-        .await
-        .expect("next");
+    click(client, "nav.stepper button.next").await;
     assert_eq!(
         attr(client, "figure.step.current", "data-step")
             .await
@@ -1185,31 +1158,14 @@ async fn the_page_rules_an_uploaded_gbk_record() {
         std::str::from_utf8(&std::fs::read(&record).expect("read")).is_err(),
         "the record is GBK"
     );
-    wait_for(client, "input[name=source][value=record]")
-        .await
-        .click()
-        .await
-        .expect("choose a record");
-    wait_for(client, "#record-file")
-        .await
-        .send_keys(record.to_str().expect("utf-8 path"))
-        .await
-        .expect("upload");
+    upload(client, &record).await;
     let game = wait_for(client, "#game option[value='1']").await;
     assert!(
         game.text().await.expect("text").contains("棋天大圣"),
         "the GBK tags are read"
     );
-    wait_for(client, "#at")
-        .await
-        .send_keys("ply:63")
-        .await
-        .expect("type");
-    wait_for(client, "#rule")
-        .await
-        .click()
-        .await
-        .expect("submit");
+    type_into(client, "#at", "ply:63").await;
+    click(client, "#rule").await;
     let verdict = attr(client, "#result .qili-sheet", "data-verdict")
         .await
         .expect("a verdict");
@@ -1278,16 +1234,7 @@ async fn a_record_uploaded_on_the_page_in_chinese_gets_chinese_titles_and_errors
         return;
     };
     let client = &session.client;
-    wait_for(client, "#lang option[value=zh]")
-        .await
-        .click()
-        .await
-        .expect("中文");
-    wait_for(client, "input[name=source][value=record]")
-        .await
-        .click()
-        .await
-        .expect("choose a record");
+    click(client, "#lang option[value=zh]").await;
 
     // The game list: number, title (the result as 红胜) and length, as the library words them.
     let record = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn/ccgc-20.pgn");
@@ -1298,11 +1245,7 @@ async fn a_record_uploaded_on_the_page_in_chinese_gets_chinese_titles_and_errors
         games[0].moves.len()
     );
     assert!(listed.contains("红胜"), "{listed}");
-    wait_for(client, "#record-file")
-        .await
-        .send_keys(record.to_str().expect("utf-8 path"))
-        .await
-        .expect("upload");
+    upload(client, &record).await;
     let game = wait_for(client, "#game option[value='1']").await;
     assert_eq!(game.text().await.expect("text"), listed);
 
@@ -1314,11 +1257,7 @@ async fn a_record_uploaded_on_the_page_in_chinese_gets_chinese_titles_and_errors
     let error = qili::record::read_games(bad).expect_err("an illegal move");
     let expected = format!("record：{}", error.words(Lang::Zh));
     assert!(expected.contains("没有相符的合法着法"), "{expected}");
-    wait_for(client, "#record-file")
-        .await
-        .send_keys(path.to_str().expect("utf-8 path"))
-        .await
-        .expect("upload");
+    upload(client, &path).await;
     let shown = wait_for(client, "#error:not([hidden])").await;
     assert_eq!(shown.text().await.expect("text"), expected);
     assert_eq!(
@@ -1336,21 +1275,9 @@ async fn the_page_shows_the_field_error_of_a_bad_fen() {
         return;
     };
     let client = &session.client;
-    wait_for(client, "#fen")
-        .await
-        .send_keys("4k4/9/6n2 w")
-        .await
-        .expect("type");
-    wait_for(client, "#moves")
-        .await
-        .send_keys("h2g2")
-        .await
-        .expect("type");
-    wait_for(client, "#rule")
-        .await
-        .click()
-        .await
-        .expect("submit");
+    type_into(client, "#fen", "4k4/9/6n2 w").await;
+    type_into(client, "#moves", "h2g2").await;
+    click(client, "#rule").await;
     let error = wait_for(client, "#error:not([hidden])").await;
     let message = error.text().await.expect("text");
     assert!(message.starts_with("fen: "), "{message}");
@@ -1368,28 +1295,12 @@ async fn the_page_shows_the_field_error_of_a_bad_fen() {
 
 /// Types the case into the page's form and rules on it; returns when the sheet is shown.
 async fn rule_case_on_the_page(client: &fantoccini::Client, case: &qili::corpus::Case) {
-    wait_for(client, "#fen")
-        .await
-        .send_keys(&case.fen)
-        .await
-        .expect("type");
-    wait_for(client, "#moves")
-        .await
-        .send_keys(&case.moves.join(" "))
-        .await
-        .expect("type");
+    type_into(client, "#fen", &case.fen).await;
+    type_into(client, "#moves", &case.moves.join(" ")).await;
     if case.told_to_change.red {
-        wait_for(client, "#told-red")
-            .await
-            .click()
-            .await
-            .expect("tick");
+        click(client, "#told-red").await;
     }
-    wait_for(client, "#rule")
-        .await
-        .click()
-        .await
-        .expect("submit");
+    click(client, "#rule").await;
     wait_for(client, "#result .qili-sheet").await;
 }
 
@@ -1409,11 +1320,7 @@ async fn the_printed_sheet_fits_a4_and_letter_and_a_four_ply_cycle_takes_two_a4_
     let case = readme_case();
     assert_eq!(case.moves.len() % 4, 0);
     for (id, value) in [("#pw-event", "全国象棋个人赛"), ("#pw-board", "3")] {
-        wait_for(client, id)
-            .await
-            .send_keys(value)
-            .await
-            .expect("type");
+        type_into(client, id, value).await;
     }
     rule_case_on_the_page(client, &case).await;
     // The paperwork: what the arbiter typed, the time of the ruling, blank lines for the rest.
@@ -1505,11 +1412,7 @@ async fn the_pages_frictions_are_gone() {
     let client = &session.client;
 
     // An empty form asks for the moves, on the moves field.
-    wait_for(client, "#rule")
-        .await
-        .click()
-        .await
-        .expect("submit");
+    click(client, "#rule").await;
     let error = wait_for(client, "#error:not([hidden])").await;
     assert!(error.text().await.expect("text").contains("moves"));
     assert_eq!(
@@ -1545,11 +1448,7 @@ async fn the_pages_frictions_are_gone() {
     assert_eq!(current_step(client).await.as_deref(), Some("1"));
     // At the last diagram (reached with the button, which keeps the focus) they still work.
     for _ in 0..case.moves.len() {
-        wait_for(client, "nav.stepper button.next")
-            .await
-            .click()
-            .await
-            .expect("next");
+        click(client, "nav.stepper button.next").await;
     }
     assert_eq!(current_step(client).await.as_deref(), Some("4"));
     press(client, Key::Right).await;
@@ -1629,11 +1528,7 @@ async fn the_pages_frictions_are_gone() {
     // The language switch re-renders the sheet shown, at the diagram it was at.
     let sheet = attr(client, "#result .qili-sheet", "lang").await;
     assert_eq!(sheet.as_deref(), Some("zh-Hans"));
-    wait_for(client, "#lang option[value=en]")
-        .await
-        .click()
-        .await
-        .expect("English");
+    click(client, "#lang option[value=en]").await;
     wait_for(client, "#result .qili-sheet[lang=en]").await;
     assert_eq!(current_step(client).await.as_deref(), Some("1"));
     let verdict = wait_for(client, "#result .verdict-line").await;
@@ -1645,17 +1540,8 @@ async fn the_pages_frictions_are_gone() {
     );
 
     // An XQF record uploads and lists its game.
-    wait_for(client, "input[name=source][value=record]")
-        .await
-        .click()
-        .await
-        .expect("choose a record");
     let xqf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/xqf/ccgc-01.xqf");
-    wait_for(client, "#record-file")
-        .await
-        .send_keys(xqf.to_str().expect("utf-8 path"))
-        .await
-        .expect("upload");
+    upload(client, &xqf).await;
     wait_for(client, "#game option[value='1']").await;
     client.clone().close().await.expect("close");
 }

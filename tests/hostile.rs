@@ -550,10 +550,6 @@ async fn bytes_that_are_not_a_valid_message_are_invalid_argument() {
     assert_eq!(ruling.verdict(), pb::Verdict::NoRepetition);
 
     // In a stream, an undecodable message ends the stream with the same status.
-    let mut grpc = tonic::client::Grpc::new(ch.clone());
-    grpc.ready().await.expect("ready");
-    let path =
-        tonic::codegen::http::uri::PathAndQuery::from_static("/qili.v1.Qili/AdjudicateStream");
     let first = RawAdjudicateRequest {
         request_id: ok("fine"),
         ..Default::default()
@@ -562,18 +558,7 @@ async fn bytes_that_are_not_a_valid_message_are_invalid_argument() {
         fen: not_utf8.clone(),
         ..Default::default()
     };
-    let mut answers = grpc
-        .streaming(
-            Request::new(futures::stream::iter([
-                first.encode_to_vec(),
-                second.encode_to_vec(),
-            ])),
-            path,
-            RawCodec,
-        )
-        .await
-        .expect("stream")
-        .into_inner();
+    let mut answers = raw_stream(ch.clone(), [first, second]).await;
     let one = answers.message().await.expect("first answer").expect("one");
     let one = pb::AdjudicateStreamResponse::decode(one.as_slice()).expect("an answer");
     assert_eq!(one.request_id, "fine");
@@ -582,6 +567,28 @@ async fn bytes_that_are_not_a_valid_message_are_invalid_argument() {
 
     health.finish().await;
     assert_no_panic(&server);
+}
+
+/// Opens an `AdjudicateStream` that sends `messages` as they are encoded (bytes a typed client
+/// would refuse to send) and returns its answers, undecoded.
+async fn raw_stream(
+    ch: tonic::transport::Channel,
+    messages: [RawAdjudicateRequest; 2],
+) -> tonic::Streaming<Vec<u8>> {
+    use prost::Message;
+    let mut grpc = tonic::client::Grpc::new(ch);
+    grpc.ready().await.expect("ready");
+    let path =
+        tonic::codegen::http::uri::PathAndQuery::from_static("/qili.v1.Qili/AdjudicateStream");
+    let messages = messages.map(|m| m.encode_to_vec());
+    grpc.streaming(
+        Request::new(futures::stream::iter(messages)),
+        path,
+        RawCodec,
+    )
+    .await
+    .expect("stream")
+    .into_inner()
 }
 
 /// Sends `body` as it is (no framing added) to `rpc` over gRPC (HTTP/2) and returns the call's
@@ -704,7 +711,15 @@ async fn broken_frames_are_invalid_argument_at_info_over_grpc_and_grpc_web() {
         }
         let web = grpc_web_code(&server.addr, unary, "application/grpc-web+proto", body).await;
         assert_eq!(web, Code::InvalidArgument as i32, "gRPC-Web {name}");
+        calls += 1;
+    }
+    // gRPC-Web text: the same frames in base64, and text that is not base64.
+    let encoded = cases.map(|(name, body, _)| {
         let text = base64::engine::general_purpose::STANDARD.encode(body);
+        (name.to_string(), text)
+    });
+    let not_base64 = ["AAAA*AAA", "AAAAAA=A"].map(|bad| (format!("{bad:?}"), bad.to_string()));
+    for (name, text) in encoded.into_iter().chain(not_base64) {
         let web = grpc_web_code(
             &server.addr,
             unary,
@@ -713,17 +728,6 @@ async fn broken_frames_are_invalid_argument_at_info_over_grpc_and_grpc_web() {
         )
         .await;
         assert_eq!(web, Code::InvalidArgument as i32, "gRPC-Web text {name}");
-        calls += 2;
-    }
-    for bad in ["AAAA*AAA", "AAAAAA=A"] {
-        let web = grpc_web_code(
-            &server.addr,
-            unary,
-            "application/grpc-web-text",
-            bad.as_bytes(),
-        )
-        .await;
-        assert_eq!(web, Code::InvalidArgument as i32, "gRPC-Web text {bad:?}");
         calls += 1;
     }
 
@@ -853,26 +857,11 @@ async fn every_rejected_call_is_logged_once_at_info_with_its_code() {
         .await
         .expect_err("unimplemented");
     // A stream whose second message is not UTF-8: one answer, then the stream ends.
-    let mut grpc = tonic::client::Grpc::new(ch.clone());
-    grpc.ready().await.expect("ready");
     let fine = RawAdjudicateRequest {
         request_id: b"log-fine".to_vec(),
         ..Default::default()
     };
-    let path =
-        tonic::codegen::http::uri::PathAndQuery::from_static("/qili.v1.Qili/AdjudicateStream");
-    let mut answers = grpc
-        .streaming(
-            Request::new(futures::stream::iter([
-                fine.encode_to_vec(),
-                not_utf8.encode_to_vec(),
-            ])),
-            path,
-            RawCodec,
-        )
-        .await
-        .expect("stream")
-        .into_inner();
+    let mut answers = raw_stream(ch.clone(), [fine, not_utf8]).await;
     answers.message().await.expect("first answer");
     answers.message().await.expect_err("the stream ends");
     // And one that is ruled on.
