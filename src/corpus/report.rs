@@ -354,20 +354,16 @@ fn testcase(w: &mut Writer<Vec<u8>>, r: &CaseResult) -> std::io::Result<()> {
                     .map(|_| ())
             })?;
         }
-        Status::Failed => {
+        Status::Failed | Status::Error => {
+            // A wrong ruling is a JUnit failure; a case that cannot run, an error.
+            let (tag, kind) = match r.status {
+                Status::Failed => ("failure", "mismatch"),
+                _ => ("error", "cannot run"),
+            };
             element.write_inner_content(|w| {
-                w.create_element("failure")
+                w.create_element(tag)
                     .with_attribute(("message", failure_message(r).as_str()))
-                    .with_attribute(("type", "mismatch"))
-                    .write_text_content(BytesText::new(&r.to_string()))
-                    .map(|_| ())
-            })?;
-        }
-        Status::Error => {
-            element.write_inner_content(|w| {
-                w.create_element("error")
-                    .with_attribute(("message", failure_message(r).as_str()))
-                    .with_attribute(("type", "cannot run"))
+                    .with_attribute(("type", kind))
                     .write_text_content(BytesText::new(&r.to_string()))
                     .map(|_| ())
             })?;
