@@ -7,19 +7,32 @@ use crate::piece::Piece;
 use crate::position::{IllegalMove, Position};
 use crate::square::Square;
 
-/// The two squares of an ICCS text, if it is one (after annotations are stripped).
+/// The two squares of an ICCS text, if it is one (after annotations are stripped). Read on the
+/// stack: a platform sends every move of a game with each call, so this runs for each of them.
 fn squares(text: &str) -> Option<(Square, Square)> {
-    let t: Vec<char> = strip_marks(text)
-        .trim_end_matches(['+', '#'])
-        .chars()
-        .map(fold_full_width)
-        .collect();
-    let (a, b) = match t.len() {
+    let mut t = ['\0'; 5];
+    let mut n = 0;
+    for c in strip_marks(text).trim_end_matches(['+', '#']).chars() {
+        *t.get_mut(n)? = fold_full_width(c);
+        n += 1;
+    }
+    let (a, b) = match n {
         4 => (&t[0..2], &t[2..4]),
         5 if t[2] == '-' => (&t[0..2], &t[3..5]),
         _ => return None,
     };
-    let square = |s: &[char]| s.iter().collect::<String>().parse::<Square>().ok();
+    let square = |s: &[char]| {
+        // Two characters: at most 8 bytes of UTF-8.
+        let mut bytes = [0u8; 8];
+        let mut len = 0;
+        for c in s {
+            len += c.encode_utf8(&mut bytes[len..]).len();
+        }
+        std::str::from_utf8(&bytes[..len])
+            .ok()?
+            .parse::<Square>()
+            .ok()
+    };
     Some((square(a)?, square(b)?))
 }
 
