@@ -2,8 +2,10 @@
 //! stream) and `Status` (the same answer for a whole game).
 //!
 //! A game lives in its stream only: the referee is a local of the stream's task, so replicas stay
-//! stateless between streams. Each status is computed where rulings run (see `handler.rs`), within
-//! the deadline; a move that reaches no earlier position costs about a microsecond of that.
+//! stateless between streams. A move that costs no ruling (one that reaches no earlier position
+//! and leaves none to come back to: about a microsecond) is played on the async worker that
+//! read it; any other, the opening and `Status` (a whole game) run where rulings run (see
+//! `pool.rs`), within the deadline.
 
 use super::access::{self, CallNote};
 use super::convert::{self, Wanted};
@@ -11,8 +13,9 @@ use super::failure::{Failure, Limit};
 use super::handler::QiliService;
 use super::pb;
 use super::pb::watch_request::Message;
+use super::pool::guarded;
 use crate::lang::Lang;
-use crate::notation::Notation;
+use crate::notation::{Notation, parse_move};
 use crate::referee::Referee;
 use futures::{Stream, StreamExt};
 use std::pin::Pin;
@@ -69,6 +72,16 @@ impl Game {
         let verdict = s.ruling.as_ref().map(|r| r.verdict.name());
         let status = convert::game_status(s, self.request_id.clone(), self.wanted);
         (status, verdict)
+    }
+
+    /// Whether playing `text` costs no ruling, so that it may be played on the async worker (the
+    /// cheap path, as `quick.rs` for rulings): a move that cannot be read (its error costs
+    /// nothing), or one that reaches no earlier position and leaves none to come back to
+    /// ([`Referee::is_quiet`]); the rest may rule a cycle (up to the search bound) and go to
+    /// the pool. Most moves of a game are quiet.
+    fn costs_no_ruling(&self, text: &str) -> bool {
+        parse_move(self.referee.position(), text, self.notation)
+            .map_or(true, |m| self.referee.is_quiet(m))
     }
 
     /// Plays `text`: its status, or the game's unchanged status with the error.
@@ -244,16 +257,21 @@ async fn referee_stream(
                 return Err(Failure::limit(full).said(lang).to_status());
             }
             let start = Instant::now();
-            let deadline = start + service.config().deadline;
-            let (back, status, failure) = service
-                .pool()
-                .run(start, deadline, move || {
-                    let (status, failure) = game.play(&text);
-                    (game, status, failure)
-                })
-                .await
-                .map_err(|f| f.said(lang).to_status())?;
-            game = back;
+            let (status, failure) = if game.costs_no_ruling(&text) {
+                guarded(|| game.play(&text)).map_err(|f| f.said(lang).to_status())?
+            } else {
+                let deadline = start + service.config().deadline;
+                let (back, status, failure) = service
+                    .pool()
+                    .run(start, deadline, move || {
+                        let (status, failure) = game.play(&text);
+                        (game, status, failure)
+                    })
+                    .await
+                    .map_err(|f| f.said(lang).to_status())?;
+                game = back;
+                (status, failure)
+            };
             let stop = failure.is_some();
             if let Some(f) = &failure {
                 access::streamed(WATCH, &game.request_id, None, Some(f), start);
