@@ -287,3 +287,28 @@ async fn referee_stream(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A move that reaches no earlier position, or cannot be read, is played on the worker; one
+    /// that comes back to an earlier position (and so may be ruled) goes to the pool.
+    #[test]
+    fn only_moves_that_cost_no_ruling_stay_on_the_worker() {
+        let opening = pb::AdjudicateRequest {
+            moves: ["h2e2", "h9g7", "e2h2", "g7h9"].map(String::from).to_vec(),
+            ..Default::default()
+        };
+        let game = Game::open(opening, 1024).expect("a game");
+        // Back to the position after h2e2: a repetition.
+        assert!(!game.costs_no_ruling("h2e2"));
+        assert!(game.costs_no_ruling("not a move"));
+        let fresh = pb::AdjudicateRequest {
+            moves: vec!["h2e2".to_string()],
+            ..Default::default()
+        };
+        let game = Game::open(fresh, 1024).expect("a game");
+        assert!(game.costs_no_ruling("h9g7"));
+    }
+}
