@@ -447,6 +447,16 @@ fn found_asymmetries_stay_fixed() {
             "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/9/P1P5P/2N1C2N1/3RA4/1cBAK1cr1 w - - 2 2",
             "h6h3 a9b9 e2d2 b0a0 h3h6 b9a9 d2e2 a0b0",
         ),
+        // cxa1999, ply 3 (车４进５ and its colour swap): the rook wins the protected horse f3 by
+        // Rxf3, Nxf3, then a capture that checks (the cannon b0) and the advisor: in the other
+        // colour the search found the same moves with the checking capture first, a series of
+        // checks, whose newness is judged by value, so the chase counted in one colour only.
+        // A line worth as much that takes the piece first is now preferred.
+        (
+            Ruleset::Cxa1999,
+            "4k4/3r5/1r7/9/9/9/1C3N3/3N5/4A4/3K5 w - - 1 2",
+            "e1f0 b7b4 b3b0 d8d3 f0e1 b4b7 b0b3 d3d8",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

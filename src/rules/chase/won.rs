@@ -65,7 +65,7 @@ pub(super) fn net_gain_wins(
 ) -> Option<Won> {
     let Judged { any_gain, lenient } = judged;
     if any_gain && let Some(g) = winning(cx, pos, &q.targeting(sq)) {
-        return Some(Won::from(g));
+        return Some(taken_first(cx, pos, sq, q, assessed, g));
     }
     let x = assessed?;
     // Won on its own point: no real root, or the exchange there wins.
@@ -100,6 +100,35 @@ pub(super) fn net_gain_wins(
         }
     }
     best.line()
+}
+
+/// The line `g` that wins the piece on `sq`, or, when `g` takes it only after other moves, the
+/// best line that takes it first if that is worth as much: the same moves in another order (a
+/// capture that checks, then the piece) must not turn a capture of the piece into a series of
+/// checks, whose newness is judged otherwise, as the board's order of moves would decide which
+/// the search finds first (a colour-swapped board was ruled otherwise).
+fn taken_first(
+    cx: &mut Context,
+    pos: &Position,
+    sq: Square,
+    q: &Query,
+    assessed: Option<&Assessment>,
+    g: Gain,
+) -> Won {
+    let Some(x) = assessed.filter(|_| g.line.first().is_some_and(|m| m.to != sq)) else {
+        return Won::from(g);
+    };
+    let mut best = Best::new(pos);
+    for &(c, _) in &x.captures {
+        if excluded(q, sq, c) {
+            continue;
+        }
+        let f = search(cx, pos, &q.starting(c));
+        if settled(f.value) >= settled(g.value) {
+            best.keep(f);
+        }
+    }
+    best.line().unwrap_or_else(|| Won::from(g))
 }
 
 /// Whether the opponent's reply `r` to a capture from `pos` already won before the capture, so
