@@ -457,6 +457,16 @@ fn found_asymmetries_stay_fixed() {
             "4k4/3r5/1r7/9/9/9/1C3N3/3N5/4A4/3K5 w - - 1 2",
             "e1f0 b7b4 b3b0 d8d3 f0e1 b4b7 b0b3 d3d8",
         ),
+        // cxa1999, ply 1 (车９平６ and its colour swap): the rook answers the check by blocking
+        // on f3, and both black rooks can take the red rook f2 for the same net; the line shown
+        // began with the other rook's capture in one colour and with the answering rook's in
+        // the other, and a threat is the answering piece's own (judged on B alone) by the
+        // line's first capture. Of equal lines the moved piece's own capture is now shown.
+        (
+            Ruleset::Cxa1999,
+            "5k3/9/3c5/4p4/9/4N4/8r/NR6r/9/3AKA3 w - - 4 3",
+            "b2f2 i3f3 f2b2 f3i3",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

@@ -273,7 +273,7 @@ impl<'a> Judge<'a> {
     ) -> Option<Won> {
         net_gain_wins(
             pos,
-            sq,
+            (sq, self.scene.m.to),
             q,
             assessed,
             judged,

@@ -53,10 +53,11 @@ pub(crate) fn search(cx: &mut Context, pos: &Position, q: &Query) -> Gain {
 /// under `q`: a net gain that takes the piece, or, when `lenient` (the chase being judged, in
 /// A), a capture that wins the piece on its point and loses at most what the capturer's
 /// departure exposes (2011 26.5: the whole even or better; 1999 item 4: whatever the whole),
-/// the best of the captures that qualify.
+/// the best of the captures that qualify. `moved`: the moved piece's point (see
+/// [`taken_first`]).
 pub(super) fn net_gain_wins(
     pos: &Position,
-    sq: Square,
+    (sq, moved): (Square, Square),
     q: &Query,
     assessed: Option<&Assessment>,
     judged: Judged,
@@ -65,7 +66,7 @@ pub(super) fn net_gain_wins(
 ) -> Option<Won> {
     let Judged { any_gain, lenient } = judged;
     if any_gain && let Some(g) = winning(cx, pos, &q.targeting(sq)) {
-        return Some(taken_first(cx, pos, sq, q, assessed, g));
+        return Some(taken_first(cx, pos, (sq, moved), q, assessed, g));
     }
     let x = assessed?;
     // Won on its own point: no real root, or the exchange there wins.
@@ -102,33 +103,46 @@ pub(super) fn net_gain_wins(
     best.line()
 }
 
-/// The line `g` that wins the piece on `sq`, or, when `g` takes it only after other moves, the
-/// best line that takes it first if that is worth as much: the same moves in another order (a
-/// capture that checks, then the piece) must not turn a capture of the piece into a series of
-/// checks, whose newness is judged otherwise, as the board's order of moves would decide which
-/// the search finds first (a colour-swapped board was ruled otherwise).
+/// The line `g` that wins the piece on `sq`, or another worth as much that shows the same threat
+/// the way the articles name it: the moved piece's own capture of it (24.3: the moved piece can
+/// take) before another piece's, and a capture of it before a line that takes it after other
+/// moves. Equal lines differ only in the order the search met them, which goes by the board's
+/// order of points and moves: the same moves in another order (a capture that checks, then the
+/// piece) must not turn a capture into a series of checks, nor another rook's capture hide the
+/// answering piece's own (their newness is judged otherwise; a colour-swapped board was ruled
+/// otherwise).
 fn taken_first(
     cx: &mut Context,
     pos: &Position,
-    sq: Square,
+    (sq, moved): (Square, Square),
     q: &Query,
     assessed: Option<&Assessment>,
     g: Gain,
 ) -> Won {
-    let Some(x) = assessed.filter(|_| g.line.first().is_some_and(|m| m.to != sq)) else {
+    let first = g.line.first().copied();
+    let taken = first.is_some_and(|m| m.to == sq);
+    let by_moved = taken && first.is_some_and(|m| m.from == moved);
+    let Some(x) = assessed.filter(|_| !by_moved) else {
         return Won::from(g);
     };
-    let mut best = Best::new(pos);
+    let (mut by_it, mut by_any) = (Best::new(pos), Best::new(pos));
     for &(c, _) in &x.captures {
-        if excluded(q, sq, c) {
+        if excluded(q, sq, c) || (taken && c.from != moved) {
             continue;
         }
         let f = search(cx, pos, &q.starting(c));
         if settled(f.value) >= settled(g.value) {
-            best.keep(f);
+            if c.from == moved {
+                by_it.keep(f);
+            } else {
+                by_any.keep(f);
+            }
         }
     }
-    best.line().unwrap_or_else(|| Won::from(g))
+    by_it
+        .line()
+        .or_else(|| by_any.line())
+        .unwrap_or_else(|| Won::from(g))
 }
 
 /// Whether the opponent's reply `r` to a capture from `pos` already won before the capture, so
