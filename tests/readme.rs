@@ -568,3 +568,34 @@ fn the_changelog_has_a_section_for_this_version_with_its_ruling_changes() {
         "{top:?} has no \"### Ruling changes\""
     );
 }
+
+#[test]
+fn the_ci_section_pins_the_tag_of_this_version() {
+    // README's "Using qili in CI" installs `--tag vX.Y.Z` and caches by `QILI_TAG: vX.Y.Z`: both
+    // the tag of the version being released (CHANGELOG's topmost section names it), so a version
+    // bump that forgets the README fails here.
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README.md");
+    let section = readme
+        .split("\n## Using qili in CI\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a section \"Using qili in CI\"");
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let pins: Vec<&str> = section
+        .lines()
+        .filter_map(|l| {
+            let (_, after) = l
+                .split_once("--tag ")
+                .or_else(|| l.split_once("QILI_TAG: "))?;
+            after.split_whitespace().next()
+        })
+        .filter(|pin| !pin.starts_with('"'))
+        .collect();
+    assert_eq!(pins, [tag.as_str(), tag.as_str()], "{section}");
+    let changelog =
+        std::fs::read_to_string(Path::new(ROOT).join("CHANGELOG.md")).expect("CHANGELOG.md");
+    assert!(
+        changelog.contains(&format!("`{tag}`")),
+        "CHANGELOG.md does not name the tag {tag}"
+    );
+}
