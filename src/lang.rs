@@ -85,17 +85,22 @@ pub fn piece_at_zh(piece: Piece, square: Square) -> String {
     )
 }
 
-/// Why a file or folder cannot be read, in `lang` (in Chinese the system's words follow the
-/// reason, in parentheses, for the kinds it does not name).
+/// What went wrong with a file, a folder or a socket, in `lang`: reading or writing alike (in
+/// Chinese the system's words follow, in parentheses, for the kinds not named here).
 pub fn io_words(e: &std::io::Error, lang: Lang) -> String {
     use std::io::ErrorKind;
-    match (lang, e.kind()) {
-        (Lang::En, _) => e.to_string(),
-        (Lang::Zh, ErrorKind::NotFound) => "找不到该文件或目录".to_string(),
-        (Lang::Zh, ErrorKind::PermissionDenied) => "没有读取权限".to_string(),
-        (Lang::Zh, ErrorKind::IsADirectory) => "这是目录，不是文件".to_string(),
-        (Lang::Zh, _) => format!("无法读取（{e}）"),
-    }
+    let zh = match (lang, e.kind()) {
+        (Lang::En, _) => return e.to_string(),
+        (Lang::Zh, ErrorKind::NotFound) => "找不到该文件或目录",
+        (Lang::Zh, ErrorKind::PermissionDenied) => "没有权限",
+        (Lang::Zh, ErrorKind::IsADirectory) => "这是目录，不是文件",
+        (Lang::Zh, ErrorKind::NotADirectory) => "路径中有一段不是目录",
+        (Lang::Zh, ErrorKind::ReadOnlyFilesystem) => "文件系统是只读的",
+        (Lang::Zh, ErrorKind::StorageFull) => "磁盘已满",
+        (Lang::Zh, ErrorKind::InvalidFilename) => "文件名无效（太长，或有不允许的字符）",
+        (Lang::Zh, _) => return format!("输入输出错误（{e}）"),
+    };
+    zh.to_string()
 }
 
 /// `Display` for types with [`Words`]: the English words.

@@ -473,6 +473,11 @@ fn the_cli_says_record_and_argument_errors_in_chinese_with_lang_zh() {
             format!("qili: --record {missing}: No such file or directory"),
         ),
         (
+            vec!["judge", "--record", "Cargo.toml/x.pgn"],
+            "qili: --record Cargo.toml/x.pgn：路径中有一段不是目录".into(),
+            "qili: --record Cargo.toml/x.pgn: Not a directory".into(),
+        ),
+        (
             vec!["scan", "--record", zip],
             format!("qili: --record {zip}：这看来是ZIP压缩包"),
             format!("qili: --record {zip}: this looks like a ZIP archive"),
@@ -914,6 +919,10 @@ fn qili_cases_reports_and_refuses_in_the_language_asked() {
         err,
         "qili: missing.jsonl：找不到该文件或目录\nqili: missing.jsonl: No such file or directory (os error 2)\n"
     );
+    // Writing the JUnit report: a full disk is said as one (not as a file that cannot be read).
+    let (code, _, err) = cases_in(&dir.0, &["c.jsonl", "--junit", "/dev/full", "--lang", "zh"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(err, "qili: --junit /dev/full：磁盘已满\n");
     let (_, _, err) = cases_in(&dir.0, &["c.jsonl", "--filter", "zz", "--lang", "zh"]);
     assert!(
         err.starts_with("qili: --filter \"zz\"：c.jsonl的3个案例中没有id含有它的"),
