@@ -280,7 +280,7 @@ pub fn gains(cx: &mut Context, pos: &Position, q: &Query) -> Probe {
     gains_or_fork(cx, pos, q).0
 }
 
-/// As [`gains`], with the value of the fork's line when the gain is a fork's (see [`fork`]):
+/// As [`gains`], with the value of the fork's line when the gain is a fork's (a fork by check):
 /// the value [`gain`] finds then, whenever neither search runs out of positions.
 pub fn gains_or_fork(cx: &mut Context, pos: &Position, q: &Query) -> (Probe, Option<i32>) {
     let p = gains_above(cx, pos, q, 0);
