@@ -467,6 +467,17 @@ fn found_asymmetries_stay_fixed() {
             "5k3/9/3c5/4p4/9/4N4/8r/NR6r/9/3AKA3 w - - 4 3",
             "b2f2 i3f3 f2b2 f3i3",
         ),
+        // cxa2011, ply 1 (仕六进五 and its colour swap): the advisor blocks the rook's check, and
+        // the rook d2 can take the cannon d7, opening the checking rook's rank onto the horse a2;
+        // the checking rook can take that horse or the horse e4, which hung before the capture,
+        // for the same net. The search showed the one it met first, the exposed horse in one
+        // colour (the 26.5 acceptance: 捉) and the hanging one in the other (闲). Of equal
+        // answers elsewhere one that takes what the departure exposed is now read.
+        (
+            Ruleset::Cxa2011,
+            "4k4/8r/3c5/4p4/9/4N4/9/N2R4r/9/3AKA3 b - - 0 1",
+            "i2e2 d0e1 e2i2 e1d0",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
