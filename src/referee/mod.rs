@@ -287,9 +287,7 @@ impl Referee {
     /// unchanged).
     pub fn play(&mut self, m: Move) -> Result<Status, IllegalMove> {
         self.pos.check_legal(m)?;
-        let before = self.pos;
-        let ruling = self.advance(m, Some(self.options.texts));
-        Ok(self.build(Some(self.played(before, m)), ruling))
+        Ok(self.play_legal(m))
     }
 
     /// Reads `text` (in `notation`, or detected) against the current position and plays it; a
@@ -299,16 +297,27 @@ impl Referee {
         text: &str,
         notation: Option<Notation>,
     ) -> Result<Status, RequestError> {
-        let m = parse_move(&self.pos, text, notation).map_err(|reason| RequestError::Move {
+        let m = self.read(text, notation)?;
+        Ok(self.play_legal(m))
+    }
+
+    /// Reads `text` (in `notation`, or detected) as a legal move of the current position; an
+    /// error names its index in the game.
+    pub fn read(&self, text: &str, notation: Option<Notation>) -> Result<Move, RequestError> {
+        parse_move(&self.pos, text, notation).map_err(|reason| RequestError::Move {
             ply: self.moves.len(),
             text: text.to_string(),
             reason,
             in_fen: false,
-        })?;
-        // parse_move only returns legal moves.
+        })
+    }
+
+    /// Plays `m`, which [`read`](Self::read) returned for the current position (parse_move only
+    /// returns legal moves), and says how the game stands.
+    pub(crate) fn play_legal(&mut self, m: Move) -> Status {
         let before = self.pos;
         let ruling = self.advance(m, Some(self.options.texts));
-        Ok(self.build(Some(self.played(before, m)), ruling))
+        self.build(Some(self.played(before, m)), ruling)
     }
 
     /// Whether playing the legal `m` costs no ruling: it reaches no position seen since the last

@@ -15,8 +15,10 @@ use super::pb;
 use super::pb::watch_request::Message;
 use super::pool::guarded;
 use crate::lang::Lang;
-use crate::notation::{Notation, parse_move};
+use crate::moves::Move;
+use crate::notation::Notation;
 use crate::referee::Referee;
+use crate::request::RequestError;
 use futures::{Stream, StreamExt};
 use std::pin::Pin;
 use std::time::Instant;
@@ -74,19 +76,26 @@ impl Game {
         (status, verdict)
     }
 
-    /// Whether playing `text` costs no ruling, so that it may be played on the async worker (the
-    /// cheap path, as `quick.rs` for rulings): a move that cannot be read (its error costs
-    /// nothing), or one that reaches no earlier position and leaves none to come back to
-    /// ([`Referee::is_quiet`]); the rest may rule a cycle (up to the search bound) and go to
-    /// the pool. Most moves of a game are quiet.
-    fn costs_no_ruling(&self, text: &str) -> bool {
-        parse_move(self.referee.position(), text, self.notation)
-            .map_or(true, |m| self.referee.is_quiet(m))
+    /// Reads `text` as a move of the game's position, once for both [`costs_no_ruling`] and
+    /// [`play`](Self::play).
+    ///
+    /// [`costs_no_ruling`]: Self::costs_no_ruling
+    fn read(&self, text: &str) -> Result<Move, RequestError> {
+        self.referee.read(text, self.notation)
     }
 
-    /// Plays `text`: its status, or the game's unchanged status with the error.
-    fn play(&mut self, text: &str) -> (pb::GameStatus, Option<Failure>) {
-        match self.referee.play_text(text, self.notation) {
+    /// Whether playing the move `read` costs no ruling, so that it may be played on the async
+    /// worker (the cheap path, as `quick.rs` for rulings): a move that cannot be read (its error
+    /// costs nothing), or one that reaches no earlier position and leaves none to come back to
+    /// ([`Referee::is_quiet`]); the rest may rule a cycle (up to the search bound) and go to
+    /// the pool. Most moves of a game are quiet.
+    fn costs_no_ruling(&self, read: &Result<Move, RequestError>) -> bool {
+        read.as_ref().map_or(true, |&m| self.referee.is_quiet(m))
+    }
+
+    /// Plays the move `read`: its status, or the game's unchanged status with the error.
+    fn play(&mut self, read: Result<Move, RequestError>) -> (pb::GameStatus, Option<Failure>) {
+        match read.map(|m| self.referee.play_legal(m)) {
             Ok(s) => (
                 convert::game_status(s, self.request_id.clone(), self.wanted),
                 None,
@@ -257,14 +266,15 @@ async fn referee_stream(
                 return Err(Failure::limit(full).said(lang).to_status());
             }
             let start = Instant::now();
-            let (status, failure) = if game.costs_no_ruling(&text) {
-                guarded(|| game.play(&text)).map_err(|f| f.said(lang).to_status())?
+            let read = game.read(&text);
+            let (status, failure) = if game.costs_no_ruling(&read) {
+                guarded(|| game.play(read)).map_err(|f| f.said(lang).to_status())?
             } else {
                 let deadline = start + service.config().deadline;
                 let (back, status, failure) = service
                     .pool()
                     .run(start, deadline, move || {
-                        let (status, failure) = game.play(&text);
+                        let (status, failure) = game.play(read);
                         (game, status, failure)
                     })
                     .await
@@ -302,13 +312,13 @@ mod tests {
         };
         let game = Game::open(opening, 1024).expect("a game");
         // Back to the position after h2e2: a repetition.
-        assert!(!game.costs_no_ruling("h2e2"));
-        assert!(game.costs_no_ruling("not a move"));
+        assert!(!game.costs_no_ruling(&game.read("h2e2")));
+        assert!(game.costs_no_ruling(&game.read("not a move")));
         let fresh = pb::AdjudicateRequest {
             moves: vec!["h2e2".to_string()],
             ..Default::default()
         };
         let game = Game::open(fresh, 1024).expect("a game");
-        assert!(game.costs_no_ruling("h9g7"));
+        assert!(game.costs_no_ruling(&game.read("h9g7")));
     }
 }
