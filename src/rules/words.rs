@@ -17,6 +17,7 @@ use super::kinds::{MoveKind, Protection, Verdict};
 use super::options::Texts;
 use super::report::{Means, MoveReport, Ruling, SideReport, Target, Why};
 use crate::color::Color;
+use std::fmt::Write as _;
 
 pub use crate::lang::Lang;
 
@@ -28,94 +29,106 @@ pub fn article_text(a: ArticleId, lang: Lang) -> &'static str {
 
 /// Why the attacked piece `t` does or does not make the move a chase, in `lang`.
 pub fn reason(t: &Target, lang: Lang) -> String {
+    let mut s = String::new();
+    say_reason(&mut s, t, lang);
+    s
+}
+
+/// Appends [`reason`] to `s`: the texts are written into one string, without the intermediate
+/// ones of `format!` and `join` (the service says them on every full reply).
+fn say_reason(s: &mut String, t: &Target, lang: Lang) {
     let piece = t.piece;
-    match (&t.why, lang) {
-        (Why::Attacked, Lang::En) => format!(
-            "{} {} on {}: {}",
-            piece.color.name(),
-            piece.role.name(),
-            t.square,
-            t.protection.name()
-        ),
-        (Why::Attacked, Lang::Zh) => format!(
-            "{}{}：{}",
-            piece.color.chinese(),
-            piece.chinese(),
-            t.protection.chinese()
-        ),
-        (Why::WinsNothing, _) => lang.pick("吃子不能得子", "capturing it wins nothing").into(),
-        (Why::LineLoses, _) => lang
-            .pick(
-                "吃子后对方还击，得不偿失",
-                "the exchange on its point wins, but the line that follows does not",
-            )
-            .into(),
-        (Why::NotNew(_), _) => lang
-            .pick(
-                "走子前已可得此子（从捉到捉）",
-                "it could already be won before this move (从捉到捉, item 6)",
-            )
-            .into(),
-        (Why::KeyPoint { asserted: true, .. }, _) => lang
-            .pick(
-                "占据防守要点，附带捉士相按闲处理",
-                "the mover holds a defensive key point; attacks on advisors and elephants are idle",
-            )
-            .into(),
-        (Why::KeyPoint { asserted: false, .. }, _) => lang
-            .pick(
-                "单一攻子占据守和要点（局面显见），附带捉士相按闲处理",
-                "the mover's only attacking piece holds the key drawing point (plain from the position): attacks on advisors and elephants are idle",
-            )
-            .into(),
-        (Why::PinnedRook { cannon, .. }, Lang::En) => format!(
-            "the rook is pinned by the cannon on {cannon} and moves along this line: its own attacks are not a chase (AXF)"
-        ),
-        (Why::PinnedRook { cannon, .. }, Lang::Zh) => {
-            format!("车被{cannon}炮牵制，沿牵制线走动，其本身的攻击不算捉（亚洲规则）")
+    let fixed = match (&t.why, lang) {
+        (Why::Attacked, Lang::En) => {
+            let _ = write!(
+                s,
+                "{} {} on {}: {}",
+                piece.color.name(),
+                piece.role.name(),
+                t.square,
+                t.protection.name()
+            );
+            return;
         }
-        (Why::KingAnsweringCheck(_), _) => lang
-            .pick(
-                "帅（将）应将时产生的捉，按闲处理",
-                "made by the king answering a check: idle (2011 26.1.2)",
-            )
-            .into(),
-        (Why::CheckLeftIt(_), _) => lang
-            .pick(
-                "应将时另有应法同样可得此子，捉由对方将军造成，不算新捉",
-                "another answer to the same check would leave it just as winnable: the check made the threat, not this answer (2011 26.1.2)",
-            )
-            .into(),
-        (Why::Protected(_), _) => lang
-            .pick(
-                "有根子，不是捉的对象（仅车被马、炮攻击时不论有根无根）",
-                "it has a real root: not a chase target (only a rook attacked by a horse or a cannon is, protected or not)",
-            )
-            .into(),
-        (Why::TakesBack(_), _) => lang
-            .pick(
-                "同兵种可以互吃，属兑子，不算捉",
-                "of the same kind as its attacker and able to take it back: an exchange offer, not a chase",
-            )
-            .into(),
-        (Why::FreeAttacker(_), _) => lang
-            .pick(
-                "仅受帅（将）或兵（卒）攻击，允许长捉",
-                "attacked only by the king or pawns, which may chase freely",
-            )
-            .into(),
-        (Why::WithTheKing(_), _) => lang
-            .pick(
-                "帅（将）走动与他子联合捉子，允许长捉",
-                "a threat made by a king move together with another piece: the king may chase with another piece",
-            )
-            .into(),
-        (Why::Chase(_), Lang::En) => chase_en(t),
-        (Why::Chase(_), Lang::Zh) => chase_zh(t),
+        (Why::Attacked, Lang::Zh) => {
+            s.push_str(piece.color.chinese());
+            s.push(piece.chinese());
+            s.push('：');
+            s.push_str(t.protection.chinese());
+            return;
+        }
+        (Why::WinsNothing, _) => lang.pick("吃子不能得子", "capturing it wins nothing"),
+        (Why::LineLoses, _) => lang.pick(
+            "吃子后对方还击，得不偿失",
+            "the exchange on its point wins, but the line that follows does not",
+        ),
+        (Why::NotNew(_), _) => lang.pick(
+            "走子前已可得此子（从捉到捉）",
+            "it could already be won before this move (从捉到捉, item 6)",
+        ),
+        (Why::KeyPoint { asserted: true, .. }, _) => lang.pick(
+            "占据防守要点，附带捉士相按闲处理",
+            "the mover holds a defensive key point; attacks on advisors and elephants are idle",
+        ),
+        (Why::KeyPoint { asserted: false, .. }, _) => lang.pick(
+            "单一攻子占据守和要点（局面显见），附带捉士相按闲处理",
+            "the mover's only attacking piece holds the key drawing point (plain from the position): attacks on advisors and elephants are idle",
+        ),
+        (Why::PinnedRook { cannon, .. }, Lang::En) => {
+            let _ = write!(
+                s,
+                "the rook is pinned by the cannon on {cannon} and moves along this line: its own attacks are not a chase (AXF)"
+            );
+            return;
+        }
+        (Why::PinnedRook { cannon, .. }, Lang::Zh) => {
+            let _ = write!(
+                s,
+                "车被{cannon}炮牵制，沿牵制线走动，其本身的攻击不算捉（亚洲规则）"
+            );
+            return;
+        }
+        (Why::KingAnsweringCheck(_), _) => lang.pick(
+            "帅（将）应将时产生的捉，按闲处理",
+            "made by the king answering a check: idle (2011 26.1.2)",
+        ),
+        (Why::CheckLeftIt(_), _) => lang.pick(
+            "应将时另有应法同样可得此子，捉由对方将军造成，不算新捉",
+            "another answer to the same check would leave it just as winnable: the check made the threat, not this answer (2011 26.1.2)",
+        ),
+        (Why::Protected(_), _) => lang.pick(
+            "有根子，不是捉的对象（仅车被马、炮攻击时不论有根无根）",
+            "it has a real root: not a chase target (only a rook attacked by a horse or a cannon is, protected or not)",
+        ),
+        (Why::TakesBack(_), _) => lang.pick(
+            "同兵种可以互吃，属兑子，不算捉",
+            "of the same kind as its attacker and able to take it back: an exchange offer, not a chase",
+        ),
+        (Why::FreeAttacker(_), _) => lang.pick(
+            "仅受帅（将）或兵（卒）攻击，允许长捉",
+            "attacked only by the king or pawns, which may chase freely",
+        ),
+        (Why::WithTheKing(_), _) => lang.pick(
+            "帅（将）走动与他子联合捉子，允许长捉",
+            "a threat made by a king move together with another piece: the king may chase with another piece",
+        ),
+        (Why::Chase(_), Lang::En) => return chase_en(s, t),
+        (Why::Chase(_), Lang::Zh) => return chase_zh(s, t),
+    };
+    s.push_str(fixed);
+}
+
+/// Appends the items of `items` to `s`, `sep` between them.
+fn join_into<'a>(s: &mut String, items: impl IntoIterator<Item = &'a str>, sep: &str) {
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            s.push_str(sep);
+        }
+        s.push_str(item);
     }
 }
 
-fn chase_en(t: &Target) -> String {
+fn chase_en(s: &mut String, t: &Target) {
     let how = match (t.means, t.protection) {
         (Means::Checks, _) => "by a series of checks",
         (_, Protection::Unprotected) => "it is unprotected",
@@ -125,8 +138,8 @@ fn chase_en(t: &Target) -> String {
         }
         _ => "the line that follows wins material",
     };
-    let line: Vec<&str> = t.line.iter().map(|m| m.iccs.as_str()).collect();
-    let mut s = format!(
+    let _ = write!(
+        s,
         "new threat to win the {} {} on {}: {how}",
         t.piece.color.name(),
         t.piece.role.name(),
@@ -134,38 +147,54 @@ fn chase_en(t: &Target) -> String {
     );
     // The balance is shown when the line comes out ahead; a chase of an unprotected piece may
     // stand although the answer costs more (2011 26.5, 1999 item 4).
+    let line = t.line.iter().map(|m| m.iccs.as_str());
     match t.line.len() {
         0 | 1 => {}
-        _ if t.gain > 0 => s.push_str(&format!(" ({}, nets {})", line.join(" "), t.gain)),
-        _ => s.push_str(&format!(" (line {})", line.join(" "))),
-    }
-    if t.joint {
-        let ps: Vec<String> = t.participants.iter().map(ToString::to_string).collect();
-        s.push_str(&format!("; a joint chase by {}", ps.join(", ")));
-    }
-    s
-}
-
-fn chase_zh(t: &Target) -> String {
-    let mut s = format!("捉{}{}", t.protection.chinese(), t.piece.chinese());
-    if t.line.len() > 1 {
-        let line: Vec<&str> = t.line.iter().map(|m| m.chinese.as_str()).collect();
-        if t.gain > 0 {
-            s.push_str(&format!("（{}，净得{}）", line.join("，"), t.gain));
-        } else {
-            s.push_str(&format!("（{}）", line.join("，")));
+        _ if t.gain > 0 => {
+            s.push_str(" (");
+            join_into(s, line, " ");
+            let _ = write!(s, ", nets {})", t.gain);
+        }
+        _ => {
+            s.push_str(" (line ");
+            join_into(s, line, " ");
+            s.push(')');
         }
     }
     if t.joint {
-        // The chasing pieces' points as the chasing side numbers its files.
-        let ps: Vec<String> = t
-            .participants
-            .iter()
-            .map(|&sq| crate::lang::point_zh(!t.piece.color, sq))
-            .collect();
-        s.push_str(&format!("，联合捉子（{}）", ps.join("、")));
+        s.push_str("; a joint chase by ");
+        for (i, sq) in t.participants.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            let _ = write!(s, "{sq}");
+        }
     }
-    s
+}
+
+fn chase_zh(s: &mut String, t: &Target) {
+    s.push('捉');
+    s.push_str(t.protection.chinese());
+    s.push(t.piece.chinese());
+    if t.line.len() > 1 {
+        s.push('（');
+        join_into(s, t.line.iter().map(|m| m.chinese.as_str()), "，");
+        if t.gain > 0 {
+            let _ = write!(s, "，净得{}", t.gain);
+        }
+        s.push('）');
+    }
+    if t.joint {
+        // The chasing pieces' points as the chasing side numbers its files.
+        s.push_str("，联合捉子（");
+        for (i, &sq) in t.participants.iter().enumerate() {
+            if i > 0 {
+                s.push('、');
+            }
+            s.push_str(&crate::lang::point_zh(!t.piece.color, sq));
+        }
+        s.push('）');
+    }
 }
 
 /// An arbiter's note on the move `m`: its side, its notation and what it is, in `lang`.
@@ -176,46 +205,65 @@ pub fn note(m: &MoveReport, lang: Lang) -> String {
 
 /// The note on `m` in `lang`, quoting `reasons`, its targets' reasons in that language.
 fn note_quoting(m: &MoveReport, lang: Lang, reasons: &[String]) -> String {
+    let mut s = String::with_capacity(64);
+    match lang {
+        Lang::Zh => {
+            s.push_str(m.color.chinese());
+            s.push_str(&m.chinese);
+            s.push('（');
+        }
+        Lang::En => {
+            s.push_str(m.color.name());
+            s.push(' ');
+            s.push_str(&m.iccs);
+            s.push_str(" (");
+            s.push_str(&m.chinese);
+            s.push_str("): ");
+        }
+    }
     let counted = m
         .targets
         .iter()
         .zip(reasons)
         .filter(|(t, _)| t.counted)
         .map(|(_, r)| r.as_str());
-    let what = match (m.kind, lang) {
-        (MoveKind::Check, _) => lang.pick("将", "check").to_string(),
-        (MoveKind::MateThreat, _) if m.mate_line.is_empty() => lang
-            .pick(
-                "杀（下一着可连续照将将死对方）",
-                "mate threat (could mate next move by a series of checks)",
-            )
-            .to_string(),
+    match (m.kind, lang) {
+        (MoveKind::Check, _) => s.push_str(lang.pick("将", "check")),
+        (MoveKind::MateThreat, _) if m.mate_line.is_empty() => s.push_str(lang.pick(
+            "杀（下一着可连续照将将死对方）",
+            "mate threat (could mate next move by a series of checks)",
+        )),
         (MoveKind::MateThreat, Lang::Zh) => {
-            let line: Vec<&str> = m.mate_line.iter().map(|x| x.chinese.as_str()).collect();
-            format!("杀：{}", line.join("，"))
+            s.push_str("杀：");
+            join_into(&mut s, m.mate_line.iter().map(|x| x.chinese.as_str()), "，");
         }
         (MoveKind::MateThreat, Lang::En) => {
-            let line: Vec<&str> = m.mate_line.iter().map(|x| x.iccs.as_str()).collect();
-            format!("mate threat: {}", line.join(" "))
+            s.push_str("mate threat: ");
+            join_into(&mut s, m.mate_line.iter().map(|x| x.iccs.as_str()), " ");
         }
-        (MoveKind::Chase, Lang::Zh) => counted.collect::<Vec<_>>().join("、"),
+        (MoveKind::Chase, Lang::Zh) => join_into(&mut s, counted, "、"),
         (MoveKind::Chase, Lang::En) => {
-            format!("chase: {}", counted.collect::<Vec<_>>().join("; "))
+            s.push_str("chase: ");
+            join_into(&mut s, counted, "; ");
         }
-        (MoveKind::Idle, _) if m.idle_kinds.is_empty() => lang.pick("闲", "idle").to_string(),
+        (MoveKind::Idle, _) if m.idle_kinds.is_empty() => s.push_str(lang.pick("闲", "idle")),
         (MoveKind::Idle, Lang::Zh) => {
-            let kinds: String = m.idle_kinds.iter().map(|k| k.chinese()).collect();
-            format!("闲（{kinds}）")
+            s.push_str("闲（");
+            for k in &m.idle_kinds {
+                s.push_str(k.chinese());
+            }
+            s.push('）');
         }
         (MoveKind::Idle, Lang::En) => {
-            let kinds: Vec<&str> = m.idle_kinds.iter().map(|k| k.name()).collect();
-            format!("idle ({})", kinds.join(", "))
+            s.push_str("idle (");
+            join_into(&mut s, m.idle_kinds.iter().map(|k| k.name()), ", ");
+            s.push(')');
         }
-    };
-    match lang {
-        Lang::Zh => format!("{}{}（{what}）", m.color.chinese(), m.chinese),
-        Lang::En => format!("{} {} ({}): {what}", m.color.name(), m.iccs, m.chinese),
     }
+    if lang == Lang::Zh {
+        s.push('）');
+    }
+    s
 }
 
 /// The verdict, in `lang`.
@@ -289,7 +337,9 @@ fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[&str]) -> String {
             Lang::En => format!("{}.", capitalise(verdict(r.verdict, lang))),
         };
     }
-    let mut s = cycle(r, lang);
+    let quoted: usize = notes.iter().map(|n| n.len() + 3).sum();
+    let mut s = String::with_capacity(quoted + 256);
+    cycle(&mut s, r, lang);
     if r.repetitions < 3 {
         // 1999 24; 2011 23.1: the books rule at the third occurrence.
         s.push_str(lang.pick(
@@ -298,45 +348,41 @@ fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[&str]) -> String {
         ));
     }
     for side in [&r.red, &r.black] {
-        s.push_str(&side_text(r, side, lang, notes));
+        side_text(&mut s, r, side, lang, notes);
     }
     // Chinese cites the books as they write themselves (`棋例细则第6条`, not `item 6`).
-    let ids: Vec<String> = r
-        .articles
-        .iter()
-        .map(|a| lang.pick(a.cite_zh(), a.id()))
-        .collect();
-    match lang {
-        Lang::Zh => s.push_str(&format!(
-            "裁决：{}（依据{}）。",
-            verdict(r.verdict, lang),
-            ids.join("、")
-        )),
-        Lang::En => s.push_str(&format!(
-            "Ruling: {} (articles {}).",
-            verdict(r.verdict, lang),
-            ids.join(", ")
-        )),
+    s.push_str(lang.pick("裁决：", "Ruling: "));
+    s.push_str(verdict(r.verdict, lang));
+    s.push_str(lang.pick("（依据", " (articles "));
+    for (i, a) in r.articles.iter().enumerate() {
+        if i > 0 {
+            s.push_str(lang.pick("、", ", "));
+        }
+        s.push_str(&lang.pick(a.cite_zh(), a.id()));
     }
+    s.push_str(lang.pick("）。", ")."));
     if r.search.budget_exhausted {
         let n = r.search.max_nodes;
-        s.push_str(&match lang {
-            Lang::Zh => {
-                format!("本裁决的搜索达到了上限（{n}个局面），其后的搜索被截断，捉与杀可能少判。")
-            }
-            Lang::En => format!(
+        let _ = match lang {
+            Lang::Zh => write!(
+                s,
+                "本裁决的搜索达到了上限（{n}个局面），其后的搜索被截断，捉与杀可能少判。"
+            ),
+            Lang::En => write!(
+                s,
                 " The ruling's searches reached their bound ({n} positions) and the ones after it were cut short: chases and mate threats may be understated."
             ),
-        });
+        };
     }
     s
 }
 
-/// Where the cycle starts and how long it is, by the score sheet's rounds.
-fn cycle(r: &Ruling, lang: Lang) -> String {
+/// Appends where the cycle starts and how long it is, by the score sheet's rounds.
+fn cycle(s: &mut String, r: &Ruling, lang: Lang) {
     let (length, reps) = (r.cycle_length, r.repetitions);
-    match (r.moves.first(), lang) {
-        (Some(m), Lang::Zh) => format!(
+    let _ = match (r.moves.first(), lang) {
+        (Some(m), Lang::Zh) => write!(
+            s,
             "循环自第{}回合{}方{}起，每{}着一循环，终局局面共出现{}次。",
             m.round,
             m.color.chinese(),
@@ -344,7 +390,8 @@ fn cycle(r: &Ruling, lang: Lang) -> String {
             length,
             reps
         ),
-        (Some(m), Lang::En) => format!(
+        (Some(m), Lang::En) => write!(
+            s,
             "The cycle starts with round {}, {} {} ({}), and is {} plies long; the final position occurs {} times. ",
             m.round,
             m.color.name(),
@@ -353,54 +400,57 @@ fn cycle(r: &Ruling, lang: Lang) -> String {
             length,
             reps
         ),
-        (None, Lang::Zh) => format!(
+        (None, Lang::Zh) => write!(
+            s,
             "循环自第{}着起，每{}着一循环，终局局面共出现{}次。",
             r.cycle_start + 1,
             length,
             reps
         ),
-        (None, Lang::En) => format!(
+        (None, Lang::En) => write!(
+            s,
             "The cycle starts at move {} and is {} plies long; the final position occurs {} times. ",
             r.cycle_start + 1,
             length,
             reps
         ),
-    }
+    };
 }
 
-/// One side's moves (their notes, `notes` being every move's) and pattern.
-fn side_text(r: &Ruling, side: &SideReport, lang: Lang, notes: &[&str]) -> String {
+/// Appends one side's moves (their notes, `notes` being every move's) and pattern.
+fn side_text(s: &mut String, r: &Ruling, side: &SideReport, lang: Lang, notes: &[&str]) {
     let c: Color = side.color;
-    let notes: Vec<&str> = r
+    let notes = r
         .moves
         .iter()
         .zip(notes)
         .filter(|(m, _)| m.color == c)
-        .map(|(_, n)| *n)
-        .collect();
+        .map(|(_, n)| *n);
     match lang {
-        Lang::Zh => format!(
-            "{}方：{}，为{}（{}）。",
-            c.chinese(),
-            notes.join("，"),
-            side.pattern.chinese(),
-            if side.forbidden {
-                "禁止着法"
+        Lang::Zh => {
+            s.push_str(c.chinese());
+            s.push_str("方：");
+            join_into(s, notes, "，");
+            s.push_str("，为");
+            s.push_str(side.pattern.chinese());
+            s.push_str(if side.forbidden {
+                "（禁止着法）。"
             } else {
-                "允许着法"
-            }
-        ),
-        Lang::En => format!(
-            "{}: {}; pattern {} ({}). ",
-            capitalise(c.name()),
-            notes.join("; "),
-            side.pattern.english(),
-            if side.forbidden {
-                "forbidden"
+                "（允许着法）。"
+            });
+        }
+        Lang::En => {
+            s.push_str(&capitalise(c.name()));
+            s.push_str(": ");
+            join_into(s, notes, "; ");
+            s.push_str("; pattern ");
+            s.push_str(side.pattern.english());
+            s.push_str(if side.forbidden {
+                " (forbidden). "
             } else {
-                "allowed"
-            }
-        ),
+                " (allowed). "
+            });
+        }
     }
 }
 

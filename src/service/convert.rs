@@ -333,23 +333,31 @@ fn side(s: &SideReport) -> pb::SideReport {
     }
 }
 
+/// A square's ICCS name (`h2`), written without the formatting machinery: replies carry many.
+fn square(s: Square) -> String {
+    let mut name = String::with_capacity(2);
+    name.push(char::from(b'a' + s.file()));
+    name.push(char::from(b'0' + s.rank()));
+    name
+}
+
 fn squares(s: &[Square]) -> Vec<String> {
-    s.iter().map(ToString::to_string).collect()
+    s.iter().copied().map(square).collect()
 }
 
 fn defender(d: &Defender) -> pb::Defender {
     pb::Defender {
-        square: d.square.to_string(),
+        square: square(d.square),
         piece: Some(piece(d.piece)),
         hidden: d.hidden,
         real: d.real,
     }
 }
 
-/// The API's target, with its reasons (empty in a language not wanted).
-fn target(x: &Target, reason_zh: String, reason_en: String) -> pb::Target {
+/// The API's target, with its reasons (empty in a language not wanted); its line is moved.
+fn target(x: Target, reason_zh: String, reason_en: String) -> pb::Target {
     pb::Target {
-        square: x.square.to_string(),
+        square: square(x.square),
         piece: Some(piece(x.piece)),
         attackers: squares(&x.attackers),
         defenders: x.defenders.iter().map(defender).collect(),
@@ -361,7 +369,7 @@ fn target(x: &Target, reason_zh: String, reason_en: String) -> pb::Target {
         counted: x.counted,
         reason: reason_en,
         reason_zh,
-        line: line(&x.line),
+        line: line(x.line),
         participants: squares(&x.participants),
     }
 }
@@ -403,7 +411,7 @@ fn move_report(
         idle_kinds: m.idle_kinds.iter().map(|k| idle_kind(*k).into()).collect(),
         targets: m
             .targets
-            .iter()
+            .into_iter()
             .map(|x| {
                 let zh = zh_reasons.next().unwrap_or_default();
                 target(x, zh, en_reasons.next().unwrap_or_default())
@@ -412,7 +420,7 @@ fn move_report(
         mate_search: Some(search(&m.mate_search)),
         note_zh: zh.note,
         note_en: en.note,
-        mate_line: line(&m.mate_line),
+        mate_line: line(m.mate_line),
         round: m.round,
         gain_search: Some(search(&m.gain_search)),
         iccs: m.iccs,
@@ -420,11 +428,11 @@ fn move_report(
     }
 }
 
-/// The API's line; unset when there are no moves.
-fn line(l: &[LineMove]) -> Option<pb::Line> {
-    (!l.is_empty()).then(|| pb::Line {
-        iccs: l.iter().map(|m| m.iccs.clone()).collect(),
-        chinese: l.iter().map(|m| m.chinese.clone()).collect(),
+/// The API's line, its notations moved; unset when there are no moves.
+fn line(l: Vec<LineMove>) -> Option<pb::Line> {
+    (!l.is_empty()).then(|| {
+        let (iccs, chinese) = l.into_iter().map(|m| (m.iccs, m.chinese)).unzip();
+        pb::Line { iccs, chinese }
     })
 }
 
@@ -474,8 +482,11 @@ pub fn analysis(a: Analysis, request_id: String, language: pb::Language) -> pb::
         edges: a.graph.edges.iter().map(edge).collect(),
         attacked: a
             .attacked
-            .iter()
-            .map(|x| target(x, say(Lang::Zh, x), say(Lang::En, x)))
+            .into_iter()
+            .map(|x| {
+                let (zh, en) = (say(Lang::Zh, &x), say(Lang::En, &x));
+                target(x, zh, en)
+            })
             .collect(),
         r#move: a.mv.map(|m| {
             let (zh, en) = (move_said(&m, Lang::Zh), move_said(&m, Lang::En));
@@ -486,15 +497,15 @@ pub fn analysis(a: Analysis, request_id: String, language: pb::Language) -> pb::
 
 fn piece_node(n: &PieceNode) -> pb::PieceNode {
     pb::PieceNode {
-        square: n.square.to_string(),
+        square: square(n.square),
         piece: Some(piece(n.piece)),
     }
 }
 
 fn edge(e: &Edge) -> pb::Edge {
     pb::Edge {
-        from: e.from.to_string(),
-        to: e.to.to_string(),
+        from: square(e.from),
+        to: square(e.to),
         relation: match e.relation {
             Relation::Attacks => pb::Relation::Attacks,
             Relation::Defends => pb::Relation::Defends,
