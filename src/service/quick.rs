@@ -16,9 +16,12 @@
 //!   whole prefix is dropped and made again in the pool with the real account: at most
 //!   [`QUICK_NODES`] positions wasted.
 //!
-//! Together, at most about 250 µs of one worker (measured: reading 512 moves in auto-detected
-//! notation and ruling them 170 µs; the slowest corpus ruling within 800 positions 100 µs;
-//! BENCHMARKS.md), against the 2 ms to 16 ms a ruling of the pool may take. Most calls of a
+//! Together, at most about 0.8 ms of one worker (measured: reading 512 moves in auto-detected
+//! notation and ruling them 170 µs; the slowest corpus ruling within 3 200 positions 0.6 ms;
+//! BENCHMARKS.md), against the 2 ms to 16 ms a ruling of the pool may take. The bound is where
+//! the ruling made twice costs least: at 800 positions 10 % of the corpus's rulings spent the
+//! prefix and were made again (on average 180 k instructions a call wasted, more than the
+//! hand-offs saved); at 3 200, 1.5 % (BENCHMARKS.md, seventh session). Most calls of a
 //! platform that asks after every move are of the first kind (no repetition at all: reading the
 //! moves is the whole work), so they cost no hand-off, no pool thread's wake-up and no wake-up of
 //! the worker that waits for the answer.
@@ -37,8 +40,8 @@ pub const QUICK_CYCLE: usize = 16;
 
 /// Most positions the searches of a ruling made on the async worker may visit: a prefix of the
 /// real account, see the module doc. The real games' repetitions of the platform mix need 128 to
-/// 427 (one 1 676), the corpus's rulings 88 % of the time at most 800.
-pub const QUICK_NODES: u64 = 800;
+/// 427 (one 1 676), the corpus's rulings 98.5 % of the time at most 3 200 (90 % at most 800).
+pub const QUICK_NODES: u64 = 3200;
 
 /// Whether `request` is small enough to be read on the async worker.
 pub fn fits(request: &Request) -> bool {
