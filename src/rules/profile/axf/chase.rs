@@ -269,10 +269,10 @@ impl OnPoint {
             return (Capture::TakesBack, None);
         }
         let held = victim.role == Role::Rook && rook_held_by_horse(pos, sq);
-        // Rules 15 and 19: a rook attacked by a horse or a cannon, or held by a horse, is a
-        // target whatever its protection; any other piece only without a real root.
+        // Rules 15 and 19: a rook attacked by a horse or a cannon, or held by a horse (by
+        // whatever piece, a rook included: held, it cannot take back), is a target whatever
+        // its protection; any other piece only without a real root.
         let always = match (by.role, victim.role) {
-            _ if same => None,
             (Role::Horse | Role::Cannon, Role::Rook) => Some(A15),
             _ if held => Some(A19),
             _ => None,
@@ -289,7 +289,6 @@ impl OnPoint {
         }
         let target = Capture::Target {
             article: always.unwrap_or_else(|| match (by.role, victim.role) {
-                _ if same && held => A19,
                 _ if same && confinement(pos, sq).is_some() => A27,
                 _ if same => A24,
                 (Role::Rook, Role::Cannon) => A18,
