@@ -171,3 +171,42 @@ pub const PROFILE: Profile = Profile {
         },
     },
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::kinds::Verdict;
+    use crate::rules::options::BySide;
+    use crate::rules::verdict::{SideSummary, decide};
+
+    fn side(pattern: Pattern) -> SideSummary {
+        SideSummary {
+            pattern,
+            forbidden: PROFILE.forbids(pattern),
+            primary: true,
+        }
+    }
+
+    fn verdict(red: Pattern, black: Pattern, told: BySide<bool>) -> Verdict {
+        decide(&PROFILE, side(red), side(black), told).verdict
+    }
+
+    /// Perpetual check against perpetual chase: the checker must change (the summary of the
+    /// thumb rules; rule 8), and loses once told; both sides checking, or both chasing: a draw
+    /// (rule 7, the summary). No legal cycle of the corpus shows the first shape: the chaser
+    /// answers a check every move, and an interposed piece may only take the checker.
+    #[test]
+    fn the_checker_changes_against_a_perpetual_chase() {
+        let (check, chase) = (Pattern::PerpetualCheck, Pattern::PerpetualChase);
+        let none = BySide::default();
+        assert_eq!(verdict(check, chase, none), Verdict::RedMustChange);
+        assert_eq!(verdict(chase, check, none), Verdict::BlackMustChange);
+        let red_told = BySide {
+            red: true,
+            black: false,
+        };
+        assert_eq!(verdict(check, chase, red_told), Verdict::RedLoses);
+        assert_eq!(verdict(check, check, none), Verdict::Draw);
+        assert_eq!(verdict(chase, chase, none), Verdict::Draw);
+    }
+}
