@@ -478,6 +478,18 @@ fn found_asymmetries_stay_fixed() {
             "4k4/8r/3c5/4p4/9/4N4/9/N2R4r/9/3AKA3 b - - 0 1",
             "i2e2 d0e1 e2i2 e1d0",
         ),
+        // cxa2011, ply 1 (后车退７ and its colour swap): the rook blocks the rook's check on c9
+        // and can win the unprotected checking rook by a check of its own (车平４, then takes on
+        // a9) or, for the same, after the other rook checks to and fro first. The search showed
+        // the moved rook's line in one colour (the answering piece's own threat, judged on B
+        // alone: 捉) and the other rook's in the other (a threat the check only suspended: 闲).
+        // Of lines through checks worth the same, one starting with the moved piece's check is
+        // now shown (24.3).
+        (
+            Ruleset::Cxa2011,
+            "4k4/4a4/9/9/9/9/9/2r6/R1r6/3K5 w - - 5 4",
+            "a1a9 c2c9 a9a1 c9c2",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

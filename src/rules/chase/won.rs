@@ -147,8 +147,8 @@ fn exposed_answer(
 
 /// The line `g` that wins the piece on `sq`, or another worth as much that shows the same threat
 /// the way the articles name it: the moved piece's own capture of it (24.3: the moved piece can
-/// take) before another piece's, and a capture of it before a line that takes it after other
-/// moves. Equal lines differ only in the order the search met them, which goes by the board's
+/// take) before another piece's, a capture of it before a line that takes it after other
+/// moves, and of lines through checks one that starts with the moved piece's check. Equal lines differ only in the order the search met them, which goes by the board's
 /// order of points and moves: the same moves in another order (a capture that checks, then the
 /// piece) must not turn a capture into a series of checks, nor another rook's capture hide the
 /// answering piece's own (their newness is judged otherwise; a colour-swapped board was ruled
@@ -164,11 +164,12 @@ fn taken_first(
     let first = g.line.first().copied();
     let taken = first.is_some_and(|m| m.to == sq);
     let by_moved = taken && first.is_some_and(|m| m.from == moved);
-    let Some(x) = assessed.filter(|_| !by_moved) else {
+    if by_moved {
         return Won::from(g);
-    };
+    }
+    let captures = assessed.map(|x| x.captures.as_slice()).unwrap_or_default();
     let (mut by_it, mut by_any) = (Best::new(pos), Best::new(pos));
-    for &(c, _) in &x.captures {
+    for &(c, _) in captures {
         if excluded(q, sq, c) || (taken && c.from != moved) {
             continue;
         }
@@ -181,10 +182,32 @@ fn taken_first(
             }
         }
     }
-    by_it
-        .line()
-        .or_else(|| by_any.line())
-        .unwrap_or_else(|| Won::from(g))
+    if let Some(w) = by_it.line() {
+        return w;
+    }
+    if let Some(w) = by_any.line() {
+        return w;
+    }
+    // A line through checks that starts with another piece, while one worth as much starts
+    // with the moved piece's check (24.3: the moved piece wins by a series of checks starting
+    // next move): shown so, since an answer to a check is judged by whether the answering piece
+    // itself makes the threat (docs/rules.md §5, 4). One search per check of the moved piece.
+    if !taken && first.is_some_and(|m| m.from != moved) {
+        let mut by_it = Best::new(pos);
+        for c in pos.legal_moves_from(moved) {
+            if !pos.play(c).is_ok_and(|p| p.is_check()) {
+                continue;
+            }
+            let f = search(cx, pos, &q.targeting(sq).starting(c));
+            if settled(f.value) >= settled(g.value) {
+                by_it.keep(f);
+            }
+        }
+        if let Some(w) = by_it.line() {
+            return w;
+        }
+    }
+    Won::from(g)
 }
 
 /// Whether the opponent's reply `r` to a capture from `pos` already won before the capture, so
