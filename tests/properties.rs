@@ -490,6 +490,17 @@ fn found_asymmetries_stay_fixed() {
             "4k4/4a4/9/9/9/9/9/2r6/R1r6/3K5 w - - 5 4",
             "a1a9 c2c9 a9a1 c9c2",
         ),
+        // cxa2011, ply 7 (车一平五 and its mirror): the rook returns to attack the unprotected
+        // pawn e2 while the pawn h2 can take the horse h1 (the cannon d1 retakes over e1, the
+        // rook h9 takes back). Whether that counter-threat was already there before the move
+        // was read off the one line black's best gain happened to show, which took the horse
+        // in the mirror and something else here: 闲 here, 捉 in the mirror. Each point is now
+        // asked on its own: does a gain of black's take that piece.
+        (
+            Ruleset::Cxa2011,
+            "1Pbak2r1/4a4/4b4/2p6/9/4R4/2P6/4p2p1/3CC2N1/5K3 b - - 1 1",
+            "h9f9 h1f2 e2d2 e4i4 f9h9 f2h1 d2e2 i4e4",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
