@@ -501,6 +501,17 @@ fn found_asymmetries_stay_fixed() {
             "1Pbak2r1/4a4/4b4/2p6/9/4R4/2P6/4p2p1/3CC2N1/5K3 b - - 1 1",
             "h9f9 h1f2 e2d2 e4i4 f9h9 f2h1 d2e2 i4e4",
         ),
+        // cxa1999, ply 3 (车七退五 and its colour swap): the rook's retreat lets it win the horse
+        // d9 by checks in a line that ends in mate, where before it could only take the horse
+        // c9 on its file for a horse's worth. Newness asked B for a gain above the mate's
+        // value less one and read the search's answer as a value; below the floor it is only a
+        // bound, which in one colour lay just under the mate's value and read as a mate: the
+        // horse was old there and new in the other. Now the answer is asked as "at least".
+        (
+            Ruleset::Cxa1999,
+            "2nnk4/9/9/3P1R3/9/9/9/9/2R6/3K5 b - - 3 2",
+            "c9b7 c1c6 b7c9 c6c1",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

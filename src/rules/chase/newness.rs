@@ -103,10 +103,11 @@ impl Judge<'_> {
             a_value.max(1)
         };
         match cx.gaining_in_move(pos, &q) {
+            // Above the floor the search's value is exact; at or below it, only a bound (a
+            // colour-swapped board once read a bound just under a mate's value as a mate).
             Gaining::No if by_checks => {
                 cx.gains_in_move(pos, &self.qb)
-                    && settled(cx.gain_in_move(pos, &self.qb, a_value - 1).value)
-                        >= settled(a_value)
+                    && cx.gain_in_move(pos, &self.qb, worth - 1).value >= worth
             }
             Gaining::No => false,
             Gaining::Fork(value) => value >= worth || cx.gains_in_move(pos, &plain),
