@@ -518,7 +518,6 @@ impl Qili for QiliService {
 mod tests {
     use super::*;
     use prost::Message;
-    use std::path::PathBuf;
 
     /// The request and the thread its ruling ran on, and the reply's bytes.
     async fn answer(
@@ -552,23 +551,7 @@ mod tests {
     /// (cycles, short and long searches), the platform mix (mostly no cycle) and bad requests.
     #[tokio::test]
     async fn the_cheap_path_answers_as_the_pool_does() {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("cases"))
-            .expect("cases/")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect();
-        files.sort();
-        let mut requests: Vec<pb::AdjudicateRequest> = crate::corpus::load_all(&files)
-            .expect("the corpus")
-            .iter()
-            .map(convert::case_request)
-            .collect();
-        let mix = std::fs::read_to_string(root.join("benches/data/platform-mix.jsonl"))
-            .expect("the platform mix");
-        for line in mix.lines().step_by(7) {
-            requests.push(crate::service::decode_json(line.as_bytes()).expect("a request"));
-        }
+        let mut requests = crate::service::samples::requests(7);
         let mut bad = requests[0].clone();
         bad.moves.push("a0a9".to_string());
         requests.push(bad);

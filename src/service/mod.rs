@@ -17,6 +17,9 @@ mod server;
 mod timeout;
 mod watch;
 
+#[cfg(test)]
+mod samples;
+
 pub use access::{AccessLog, AccessLogLayer, CallNote};
 pub use config::{
     DEFAULT_ADDR, DEFAULT_DEADLINE_MS, DEFAULT_DRAIN_MS, DEFAULT_IDLE_TIMEOUT_MS,

@@ -45,8 +45,13 @@ pub const QUICK_NODES: u64 = 3200;
 
 /// Whether `request` is small enough to be read on the async worker.
 pub fn fits(request: &Request) -> bool {
-    let mut bytes = request.fen.len();
-    for m in &request.moves {
+    fits_text(&request.fen, &request.moves)
+}
+
+/// Whether a request of `fen` and `moves` is small enough to be read on the async worker.
+pub fn fits_text(fen: &str, moves: &[String]) -> bool {
+    let mut bytes = fen.len();
+    for m in moves {
         bytes += m.len();
         if bytes > QUICK_BYTES {
             return false;
@@ -87,7 +92,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Option<Rulin
 mod tests {
     use super::*;
     use crate::corpus;
-    use crate::service::{convert, pb};
+    use crate::service::{convert, pb, samples};
     use std::path::PathBuf;
 
     /// Every corpus case and every call of the platform mix: the cheap path's ruling, when it
@@ -95,13 +100,7 @@ mod tests {
     #[test]
     fn the_prefix_ruling_is_the_real_ruling() {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("cases"))
-            .expect("cases/")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect();
-        files.sort();
-        let mut requests: Vec<(String, Request)> = corpus::load_all(&files)
+        let mut requests: Vec<(String, Request)> = corpus::load_all(&samples::corpus_files())
             .expect("the corpus")
             .iter()
             .map(|c| (c.id.clone(), c.request()))

@@ -4,8 +4,10 @@
 //! A game lives in its stream only: the referee is a local of the stream's task, so replicas stay
 //! stateless between streams. A move that costs no ruling (one that reaches no earlier position
 //! and leaves none to come back to: about a microsecond) is played on the async worker that
-//! read it; any other, the opening and `Status` (a whole game) run where rulings run (see
-//! `pool.rs`), within the deadline.
+//! read it; any other and a stream's opening run where rulings run (see `pool.rs`), within the
+//! deadline. `Status` (a whole game) reads a short game (the cheap path's 2 KiB, `quick.rs`) on
+//! the worker and plays its moves there while they cost no ruling; from the first that may, the
+//! game goes on in the pool.
 
 use super::access::{self, CallNote};
 use super::convert::{self, Wanted};
@@ -14,6 +16,7 @@ use super::handler::QiliService;
 use super::pb;
 use super::pb::watch_request::Message;
 use super::pool::guarded;
+use super::quick;
 use crate::lang::Lang;
 use crate::moves::Move;
 use crate::notation::Notation;
@@ -46,21 +49,55 @@ struct Game {
 impl Game {
     /// The game the opening describes, every move of it played (at most `max_moves`).
     fn open(r: pb::AdjudicateRequest, max_moves: usize) -> Result<Game, Failure> {
+        let (mut game, moves) = Game::begin(r, max_moves)?;
+        game.replay(&moves)?;
+        Ok(game)
+    }
+
+    /// The game the opening describes at its start, and its moves read (at most `max_moves`),
+    /// not yet played: [`Referee::open`] in two steps, so that `Status` can play the quiet ones
+    /// on the async worker.
+    fn begin(r: pb::AdjudicateRequest, max_moves: usize) -> Result<(Game, Vec<Move>), Failure> {
         let lang = convert::error_lang(convert::language(r.language)?);
         too_many(r.moves.len(), max_moves, lang)?;
         let options = convert::game_options(r.game.as_ref(), lang)?;
         let (request, request_id, wanted) = convert::into_request(r)?;
         let notation = request.notation;
-        let referee = Referee::open(&request, options)
+        let (start, moves) = request
+            .parse()
             .map_err(|e| Failure::request(&e, wanted.error_lang()))?;
         // A UCCI position string's moves count too.
-        too_many(referee.moves().len(), max_moves, lang)?;
-        Ok(Game {
-            referee,
+        too_many(moves.len(), max_moves, lang)?;
+        let game = Game {
+            referee: Referee::new(start, request.options, options),
             request_id,
             wanted,
             notation,
-        })
+        };
+        Ok((game, moves))
+    }
+
+    /// Plays `moves`, read from the opening, without statuses (as [`Referee::open`] does).
+    fn replay(&mut self, moves: &[Move]) -> Result<(), Failure> {
+        for &m in moves {
+            self.referee.replay(m).map_err(|e| {
+                Failure::internal(format!("a move read from the request does not play: {e}"))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Plays the leading moves of `moves` that cost no ruling ([`Referee::is_quiet`]); how many.
+    fn replay_quiet(&mut self, moves: &[Move]) -> Result<usize, Failure> {
+        let mut quiet = 0;
+        for m in moves {
+            if !self.referee.is_quiet(*m) {
+                break;
+            }
+            self.replay(std::slice::from_ref(m))?;
+            quiet += 1;
+        }
+        Ok(quiet)
     }
 
     /// The API's status of the game as it stands.
@@ -118,6 +155,15 @@ fn too_many(moves: usize, max_moves: usize, lang: Lang) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A `Status` call's game as the pool takes it up: begun on the worker (its moves read, the
+/// leading quiet ones played), or not read yet (too long for the worker).
+enum Pending {
+    /// The game, its moves, how many of them are played.
+    Begun(Box<Game>, Vec<Move>, usize),
+    /// The request.
+    Unread(pb::AdjudicateRequest),
+}
+
 /// `Status`: the status of a whole game's last position (the JSON API's call keeps the failure's
 /// reason, to say a limit in the language its headers ask).
 pub(super) async fn status(
@@ -133,10 +179,40 @@ pub(super) async fn status(
     }
     let lang = convert::language(r.language).map_or(Lang::En, convert::error_lang);
     let max_moves = service.config().max_moves;
+    // The cheap path (`quick.rs`): a short game is read on the async worker and its moves played
+    // there while they cost no ruling; the game goes to the pool at the first that may rule a
+    // cycle, to be played on from there (nothing is played twice). A game of quiet moves only
+    // is answered here.
+    let pending = if quick::fits_text(&r.fen, &r.moves) {
+        if Instant::now() >= deadline {
+            return Err(Failure::deadline(start.elapsed().as_millis()).said(lang));
+        }
+        let (mut game, moves) = guarded(|| Game::begin(r, max_moves))??;
+        let quiet = guarded(|| game.replay_quiet(&moves))??;
+        if quiet == moves.len() {
+            let (answer, verdict) = guarded(|| game.logged_status())?;
+            if Instant::now() >= deadline {
+                return Err(Failure::deadline(start.elapsed().as_millis()).said(lang));
+            }
+            if let (Some(note), Some(verdict)) = (&note, verdict) {
+                note.verdict(verdict);
+            }
+            return Ok(Response::new(answer));
+        }
+        Pending::Begun(Box::new(game), moves, quiet)
+    } else {
+        Pending::Unread(r)
+    };
     let (answer, verdict) = service
         .pool()
         .run(start, deadline, move || {
-            Game::open(r, max_moves).map(|game| game.logged_status())
+            let game = match pending {
+                Pending::Begun(mut game, moves, quiet) => {
+                    game.replay(&moves[quiet..]).map(|()| game)
+                }
+                Pending::Unread(r) => Game::open(r, max_moves).map(Box::new),
+            };
+            game.map(|game| game.logged_status())
         })
         .await
         .map_err(|f| f.said(lang))
@@ -301,6 +377,34 @@ async fn referee_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Status`'s cheap path plays the game `Referee::open` plays, whole: the quiet moves first
+    /// (on the worker), the rest from the first that may rule (in the pool). Every corpus case
+    /// and a seventh of the platform mix.
+    #[test]
+    fn a_game_played_in_two_steps_is_the_game_opened_at_once() {
+        let requests = crate::service::samples::requests(7);
+        let said = |s| convert::game_status(s, String::new(), Wanted::full(pb::Language::Both));
+        let (mut whole, mut split) = (0, 0);
+        for r in requests {
+            let options = convert::game_options(r.game.as_ref(), Lang::En).expect("options");
+            let (request, id, _) = convert::into_request(r.clone()).expect("a request");
+            let Ok(at_once) = Referee::open(&request, options) else {
+                continue;
+            };
+            let (mut game, moves) = Game::begin(r, usize::MAX).expect("begun");
+            let quiet = game.replay_quiet(&moves).expect("the quiet moves");
+            game.replay(&moves[quiet..]).expect("the rest");
+            assert_eq!(said(game.referee.status()), said(at_once.status()), "{id}");
+            if quiet == moves.len() {
+                whole += 1;
+            } else {
+                split += 1;
+            }
+        }
+        // Both ways were taken.
+        assert!(whole > 0 && split > 0, "{whole} whole, {split} split");
+    }
 
     /// A move that reaches no earlier position, or cannot be read, is played on the worker; one
     /// that comes back to an earlier position (and so may be ruled) goes to the pool.
