@@ -527,6 +527,49 @@ impl CheckSources {
         s
     }
 
+    /// The points from which a piece of `role` checks by itself.
+    #[inline(always)]
+    fn direct(&self, role: Role) -> u128 {
+        match role {
+            Role::Rook => self.rook,
+            Role::Cannon => self.cannon,
+            Role::Horse => self.horse,
+            Role::Pawn => self.pawn,
+            // A king never checks by itself (that would be the flying general on its own king).
+            Role::King | Role::Advisor | Role::Elephant => 0,
+        }
+    }
+
+    /// The pieces of `us` that may give check: those that uncover one, and those that could reach
+    /// a point where they check (by themselves or as a screen) on an empty board. A kind with no
+    /// such point is passed over whole (the advisors, elephants and king have one only when a
+    /// cannon wants a screen), so the generator looks up only the pieces that may check.
+    #[inline(always)]
+    fn candidates(&self, board: &Board, us: Color) -> u128 {
+        let own = board.color_mask(us);
+        let mut out = self.uncover & own;
+        for role in [
+            Role::Rook,
+            Role::Cannon,
+            Role::Horse,
+            Role::Pawn,
+            Role::Advisor,
+            Role::Elephant,
+            Role::King,
+        ] {
+            let wanted = self.direct(role) | self.screen;
+            if wanted == 0 {
+                continue;
+            }
+            for f in Indices(own & board.role_mask(role) & !out) {
+                if wanted & reach(f, role, us) != 0 {
+                    out |= 1u128 << f;
+                }
+            }
+        }
+        out
+    }
+
     /// The first three pieces out from the king along `D`.
     #[inline(always)]
     fn ray<const D: usize>(&mut self, occ: u128, own: u128, k: usize, lines: u128, cannons: u128) {
@@ -598,25 +641,14 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
     let mine = Threats::of(board, us);
     // Looked up at the first check found: most positions of a search by checks have few.
     let mut safety = None;
-    for from in Squares(own) {
+    for from in Squares(src.candidates(board, us)) {
         let Some(piece) = board.get(from) else {
             continue;
         };
         let f = from.index();
-        let direct = match piece.role {
-            Role::Rook => src.rook,
-            Role::Cannon => src.cannon,
-            Role::Horse => src.horse,
-            Role::Pawn => src.pawn,
-            // A king never checks by itself (that would be the flying general on its own king).
-            Role::King | Role::Advisor | Role::Elephant => 0,
-        };
+        let direct = src.direct(piece.role);
         let uncovers = src.uncover & (1u128 << f) != 0;
         let wanted = direct | src.screen;
-        // Skip a piece that could not reach a wanted point even on an empty board.
-        if !uncovers && wanted & reach(f, piece.role, us) == 0 {
-            continue;
-        }
         // The enemy king's point is no destination, whatever a position built by hand holds.
         let mut to = targets(occ, f, piece.role, us) & !own & !(1u128 << theirs.index());
         if !uncovers {

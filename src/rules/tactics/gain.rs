@@ -15,7 +15,7 @@
 
 use super::context::Context;
 use super::mate::{Budget, mate_avoiding, remembered_checks};
-use super::memo::{GENERATED, Generated, Memo};
+use super::memo::Memo;
 use super::value::{Arithmetic, Material, capture_order};
 use crate::attacks::{attackers, gives_check};
 use crate::color::Color;
@@ -499,14 +499,7 @@ fn generate(memo: &mut Memo, pos: &Position, moves: &mut MoveList) -> (bool, boo
     }
     let us = pos.turn();
     let (in_check, any_legal) = movegen::captures_or_evasions(pos.board(), us, pos.king(us), moves);
-    if moves.len() <= GENERATED {
-        let g = Generated {
-            in_check,
-            moves: moves.iter().copied().collect(),
-            any_legal,
-        };
-        memo.set_generated(hash, g);
-    }
+    memo.set_generated(hash, in_check, any_legal, moves);
     (in_check, any_legal)
 }
 

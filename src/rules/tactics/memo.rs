@@ -6,6 +6,7 @@
 //! another's work; the tables themselves are kept for the next ruling, not allocated anew.
 
 use crate::moves::{Move, MoveList};
+use crate::square::Square;
 use arrayvec::ArrayVec;
 
 /// Entries per table (direct-mapped: a newer answer replaces an older one on the same slot).
@@ -87,17 +88,42 @@ pub enum Known {
 /// Most moves of a remembered list (longer ones, rare, are generated again each time).
 pub const GENERATED: usize = 24;
 
-/// What a net-gain search generates at a position. The searches of one ruling meet the same
-/// positions again and again (one search a target, a frame, a first move), and generating the
-/// moves costs more than the rest of a position's work.
-#[derive(Clone, Debug)]
-pub struct Generated {
-    /// The side to move is in check.
-    pub in_check: bool,
-    /// Its captures, or every legal move when in check.
-    pub moves: ArrayVec<Move, GENERATED>,
-    /// It has a legal move at all.
-    pub any_legal: bool,
+/// What a net-gain search generated at one position, in one cache line (the table is read at
+/// every node of those searches, mostly at positions met before: a slot split over two lines
+/// cost a second miss). The searches of one ruling meet the same positions again and again (one
+/// search a target, a frame, a first move), and generating the moves costs more than the rest of
+/// a position's work.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Generated {
+    key: u64,
+    /// The ruling it belongs to; 0 for an empty slot (generations start at 1).
+    generation: u32,
+    len: u8,
+    /// [`IN_CHECK`] and [`ANY_LEGAL`].
+    flags: u8,
+    /// The side to move's captures, or every legal move when in check.
+    moves: [Move; GENERATED],
+}
+
+/// The side to move is in check.
+const IN_CHECK: u8 = 1;
+/// It has a legal move at all.
+const ANY_LEGAL: u8 = 2;
+
+impl Generated {
+    const EMPTY: Generated = Generated {
+        key: 0,
+        generation: 0,
+        len: 0,
+        flags: 0,
+        moves: [Move::new(Square::new(0, 0), Square::new(0, 0)); GENERATED],
+    };
+
+    /// Whether the side to move is in check and has any legal move.
+    fn status(&self) -> (bool, bool) {
+        (self.flags & IN_CHECK != 0, self.flags & ANY_LEGAL != 0)
+    }
 }
 
 /// Most checks of a remembered list of checking moves (longer ones are generated again).
@@ -114,7 +140,7 @@ pub struct Memo {
     generation: u32,
     mated: Table<(u8, bool)>,
     roots: Table<Root>,
-    generated: Table<Generated>,
+    generated: Vec<Generated>,
     checks: Table<ArrayVec<Move, CHECKS>, CHECK_SLOTS>,
 }
 
@@ -125,7 +151,7 @@ impl Memo {
             generation,
             mated: Table::new(),
             roots: Table::new(),
-            generated: Table::new(),
+            generated: vec![Generated::EMPTY; SLOTS],
             checks: Table::new(),
         }
     }
@@ -136,7 +162,7 @@ impl Memo {
             generation: 0,
             mated: Table::empty(),
             roots: Table::empty(),
-            generated: Table::empty(),
+            generated: Vec::new(),
             checks: Table::empty(),
         }
     }
@@ -198,22 +224,29 @@ impl Memo {
         );
     }
 
+    /// The slot of the position with hash `hash` in the table of generated moves, if it holds
+    /// that position's moves of this ruling.
+    #[inline]
+    fn generated_slot(&self, hash: u64) -> Option<&Generated> {
+        let g = &self.generated[(hash as usize) & (SLOTS - 1)];
+        (g.generation == self.generation && g.key == hash).then_some(g)
+    }
+
     /// The moves generated at the position with hash `hash` earlier in this ruling, if
     /// remembered: appended to `moves`, with whether the side to move is in check and has any
     /// legal move.
     #[inline]
     pub fn generated(&self, hash: u64, moves: &mut MoveList) -> Option<(bool, bool)> {
-        let g = self.generated.peek(self.generation, hash)?;
-        moves.extend(g.moves.iter().copied());
-        Some((g.in_check, g.any_legal))
+        let g = self.generated_slot(hash)?;
+        moves.extend(g.moves[..usize::from(g.len)].iter().copied());
+        Some(g.status())
     }
 
     /// Whether the side to move is in check and has any legal move at the position with hash
     /// `hash`, if its moves are remembered.
     #[inline]
     pub fn generated_status(&self, hash: u64) -> Option<(bool, bool)> {
-        let g = self.generated.peek(self.generation, hash)?;
-        Some((g.in_check, g.any_legal))
+        self.generated_slot(hash).map(Generated::status)
     }
 
     /// The checking moves of the side to move at the position with hash `hash`, if remembered:
@@ -238,10 +271,20 @@ impl Memo {
         }
     }
 
-    /// Remembers the moves generated at the position with hash `hash`.
+    /// Remembers the moves generated at the position with hash `hash` (the side to move's
+    /// captures, or every legal move when in check), whether it is in check and whether it has
+    /// any legal move; not when there are more than [`GENERATED`] moves.
     #[inline]
-    pub fn set_generated(&mut self, hash: u64, g: Generated) {
-        self.generated.put(self.generation, hash, g);
+    pub fn set_generated(&mut self, hash: u64, in_check: bool, any_legal: bool, moves: &[Move]) {
+        if moves.len() > GENERATED {
+            return;
+        }
+        let g = &mut self.generated[(hash as usize) & (SLOTS - 1)];
+        g.key = hash;
+        g.generation = self.generation;
+        g.len = moves.len() as u8;
+        g.flags = (u8::from(in_check) * IN_CHECK) | (u8::from(any_legal) * ANY_LEGAL);
+        g.moves[..moves.len()].copy_from_slice(moves);
     }
 }
 
