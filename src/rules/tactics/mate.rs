@@ -68,7 +68,7 @@ pub(crate) fn remembered_checks(memo: &mut Memo, pos: &Position, out: &mut MoveL
 }
 
 /// Whether the side to move forces mate within `plies` plies with every one of its moves a check
-/// (a series of checks, 连续照将), every defence tried. Mate in one first, then the full depth;
+/// (a series of checks, 连续照将), every defence tried, searched at the full depth at once;
 /// stops when `budget` is spent (then the answer is "no mate found").
 pub fn mate_by_checks(
     cx: &mut Context,
@@ -145,20 +145,12 @@ fn search_mate(pos: &Position, plies: u32, forbid: u128, s: &mut Mater) -> Optio
     if checks.is_empty() {
         return None;
     }
-    let mut depth = 1;
-    while depth <= plies {
-        let mut p = *pos;
-        if let Some(m) = mate_root(&mut p, &checks, depth, forbid, s) {
-            return Some(m);
-        }
-        if s.exhausted() {
-            return None;
-        }
-        // Mate in one first, cheaply; then straight to the full depth, since re-searching the
-        // depths in between costs more than it saves when (as usual) there is no mate.
-        depth = plies.max(depth + 2);
+    if plies == 0 {
+        return None;
     }
-    None
+    // Straight to the full depth: a mate in one is found there too, and searching it first
+    // (tried before) costs a position a check when, as usual, there is no mate.
+    mate_root(&mut pos.clone(), &checks, plies, forbid, s)
 }
 
 fn mate_root(
