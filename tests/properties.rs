@@ -512,6 +512,17 @@ fn found_asymmetries_stay_fixed() {
             "2nnk4/9/9/3P1R3/9/9/9/9/2R6/3K5 b - - 3 2",
             "c9b7 c1c6 b7c9 c6c1",
         ),
+        // cxa1999, ply 6 (炮六退三 and its colour swap): in B red's rook steps off the file to
+        // check through the cannon e3 and forks the rook h9 and the pawn h2; every answer of
+        // black's is as bad, and the pawn falls after some of them (for 3, or 23 with the
+        // rook). B's fork followed the first such answer in move order, worth 23 here (the
+        // pawn, +11 in A, old: 闲) and 3 in the swap (new: 捉). A fork is now worth the least
+        // of the answers that give the target up, and of the checks the best.
+        (
+            Ruleset::Cxa1999,
+            "1Pbak2r1/4a4/4b4/2p6/9/4R4/2P1C4/2p4p1/3C3N1/5K3 w - - 0 1",
+            "e4e6 h9h4 d1d4 e8d7 e6e4 h4h9 d4d1 d7e8",
+        ),
     ];
     for (ruleset, fen, line) in found {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

@@ -356,9 +356,13 @@ fn forks(q: &Query) -> bool {
 /// that lose no more than the check's value, searched without a target) leaves a line that
 /// takes it with a gain: which of the forked pieces falls is the opponent's choice, so each one
 /// it may give up is won, not only the one a principal line happens to take, nor none because
-/// each alone could be saved. Only a quiet check as the line's first move is judged so; the
-/// line returned is the check, that answer and the line that takes the target. Every search
-/// here draws on the position bound of the query (`spent` counts them).
+/// each alone could be saved. Only a quiet check as the line's first move is judged so. The
+/// fork is worth what the mover is sure of (GAIN.md §1–2): the least, over the best answers
+/// that give the target up, of the line that takes it, and of the checks the one worth most;
+/// so neither the order of the checks nor of the answers decides it (a colour-swapped board
+/// once followed another equal answer and read 3 for 23). The line returned is that check,
+/// that answer and the line that takes the target. Every search here draws on the position
+/// bound of the query (`spent` counts them).
 fn fork(cx: &mut Context, pos: &Position, q: &Query, spent: &mut Spent) -> Option<Gain> {
     let target = q.target?;
     let us = pos.turn();
@@ -369,6 +373,7 @@ fn fork(cx: &mut Context, pos: &Position, q: &Query, spent: &mut Spent) -> Optio
         ..q.clone()
     };
     let before = attackers(pos.board(), target, us);
+    let mut best: Option<Gain> = None;
     for &m in &checks {
         if pos.piece_at(m.to).is_some()
             || q.first.is_some_and(|f| f != m)
@@ -396,6 +401,8 @@ fn fork(cx: &mut Context, pos: &Position, q: &Query, spent: &mut Spent) -> Optio
         if value <= 0 {
             continue;
         }
+        // The least this check is sure to win the target for.
+        let mut least: Option<Gain> = None;
         for a in after.legal_moves() {
             if spent.nodes >= q.limits.nodes {
                 return None;
@@ -422,12 +429,17 @@ fn fork(cx: &mut Context, pos: &Position, q: &Query, spent: &mut Spent) -> Optio
             }
             let g = search_above(cx, pos, &spent.bound(&taken), 0);
             spent.add(g.nodes, g.exhausted);
-            if g.gains() {
-                return Some(g);
+            if g.gains() && least.as_ref().is_none_or(|l| g.value < l.value) {
+                least = Some(g);
             }
         }
+        if let Some(l) = least
+            && best.as_ref().is_none_or(|b| l.value > b.value)
+        {
+            best = Some(l);
+        }
     }
-    None
+    best
 }
 
 /// The answer of [`gains`].
