@@ -148,8 +148,9 @@ fn exposed_answer(
 /// The line `g` that wins the piece on `sq`, or another worth as much that shows the same threat
 /// the way the articles name it: the moved piece's own capture of it (24.3: the moved piece can
 /// take) before another piece's, a capture of it before a line that takes it after other
-/// moves, and of lines through checks one that starts with the moved piece's check. Equal lines differ only in the order the search met them, which goes by the board's
-/// order of points and moves: the same moves in another order (a capture that checks, then the
+/// moves, and of lines through checks one that starts with the moved piece's check. Equal
+/// lines differ only in the order the search met them, which goes by the board's order of
+/// points and moves: the same moves in another order (a capture that checks, then the
 /// piece) must not turn a capture into a series of checks, nor another rook's capture hide the
 /// answering piece's own (their newness is judged otherwise; a colour-swapped board was ruled
 /// otherwise).
