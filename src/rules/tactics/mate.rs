@@ -110,6 +110,33 @@ pub fn mate_avoiding(
     found
 }
 
+/// Whether the check `m` of the side to move in `pos` begins a forced mate by checks within
+/// `plies` plies (every defence tried, the attacker never taking a piece on `forbid` where it
+/// stands); false when `m` is not a legal check there. Which mating first moves a reply to a
+/// check leaves (2011 24.18, 26.3) is asked one first move at a time; what is proven is
+/// remembered for the ruling as in [`mate_avoiding`].
+pub fn mates_first(
+    cx: &mut Context,
+    pos: &Position,
+    m: Move,
+    plies: u32,
+    budget: &mut Budget,
+    forbid: u128,
+) -> bool {
+    if plies == 0 || forbid & m.to.mask() != 0 {
+        return false;
+    }
+    let mut s = Mater::new(cx, budget);
+    let mut checks = MoveList::new();
+    remembered_checks(s.memo, pos, &mut checks);
+    if !checks.contains(&m) {
+        return false;
+    }
+    let mut p = *pos;
+    p.play_unchecked(m);
+    defender_is_mated(&mut p, plies - 1, forbid, &mut s)
+}
+
 /// One mate search under way: its budget, the ruling's account and what the ruling remembers
 /// (the results proven so far, the checks generated).
 struct Mater<'a> {
@@ -265,19 +292,36 @@ const ATTACKER_KEY: u64 = 0xC2B2_AE3D_27D4_EB4F;
 /// Reads the results the search stored for this ruling, re-searching (within `budget`) what was
 /// not stored; empty when no mate is found.
 pub fn mate_line(cx: &mut Context, pos: &Position, plies: u32, budget: &mut Budget) -> Vec<Move> {
-    line_of_mate(pos, plies, &mut Mater::new(cx, budget))
+    line_of_mate(pos, plies, None, &mut Mater::new(cx, budget))
 }
 
-fn line_of_mate(pos: &Position, plies: u32, s: &mut Mater) -> Vec<Move> {
+/// As [`mate_line`], the line beginning with the check `first` (a mate [`mates_first`] found);
+/// empty when no mate begins with it.
+pub fn mate_line_from(
+    cx: &mut Context,
+    pos: &Position,
+    first: Move,
+    plies: u32,
+    budget: &mut Budget,
+) -> Vec<Move> {
+    line_of_mate(pos, plies, Some(first), &mut Mater::new(cx, budget))
+}
+
+fn line_of_mate(pos: &Position, plies: u32, first: Option<Move>, s: &mut Mater) -> Vec<Move> {
     let mut line = Vec::new();
     let mut p = *pos;
     let mut left = plies;
+    let mut first = first;
     loop {
-        // The attacker: the first check after which the defender is mated within the plies left.
+        // The attacker: the first check (the given one, at the start) after which the defender
+        // is mated within the plies left.
+        let given = first.take();
         let Some(m) = checking_moves(&p).into_iter().find(|&m| {
-            let mut q = p;
-            q.play_unchecked(m);
-            defender_is_mated(&mut q, left - 1, 0, s)
+            given.is_none_or(|f| f == m) && {
+                let mut q = p;
+                q.play_unchecked(m);
+                defender_is_mated(&mut q, left - 1, 0, s)
+            }
         }) else {
             return Vec::new();
         };
@@ -309,5 +353,57 @@ fn line_of_mate(pos: &Position, plies: u32, s: &mut Mater) -> Vec<Move> {
         line.push(r);
         p.play_unchecked(r);
         left = need;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find(pos: &Position, iccs: &str) -> Move {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == iccs);
+        m.unwrap_or_else(|| panic!("{iccs} is not legal"))
+    }
+
+    /// The red rook has left the f-file to check on the d-file and black has blocked:
+    /// 车９平６ (i5f5) mates at once, the pawn e1 boxing the king in.
+    #[test]
+    fn mates_first_asks_one_first_move() {
+        let again = Position::from_fen("3k5/4a4/3c5/3R5/8r/9/9/9/4p4/5KB2 b").unwrap();
+        let mut cx = Context::new(1_000_000);
+        let mut budget = Budget::new(20_000);
+        let mate = find(&again, "i5f5");
+        assert!(mates_first(&mut cx, &again, mate, 13, &mut budget, 0));
+        // A check that does not mate (the king takes the pawn), a move that is no check, and
+        // the mate when its point is barred (`forbid`).
+        assert!(!mates_first(
+            &mut cx,
+            &again,
+            find(&again, "e1e0"),
+            13,
+            &mut budget,
+            0
+        ));
+        assert!(!mates_first(
+            &mut cx,
+            &again,
+            find(&again, "i5i4"),
+            13,
+            &mut budget,
+            0
+        ));
+        let f5 = mate.to.mask();
+        assert!(!mates_first(&mut cx, &again, mate, 13, &mut budget, f5));
+        assert!(!budget.exhausted);
+        // With the rook back on f6 it takes on f5: no mate.
+        let before = Position::from_fen("3k5/4a4/3c5/5R3/8r/9/9/9/4p4/5KB2 b").unwrap();
+        assert!(!mates_first(&mut cx, &before, mate, 13, &mut budget, 0));
+        assert_eq!(
+            mate_line_from(&mut cx, &again, mate, 13, &mut budget),
+            vec![mate]
+        );
     }
 }
