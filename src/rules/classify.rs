@@ -8,7 +8,9 @@ use super::profile::Profile;
 use super::protection::{exchange_wins, legal_captures};
 use super::report::{LineMove, MoveReport, SearchReport, Target, Why};
 use super::tactics::context::Context;
-use super::tactics::mate::{Budget, mate_avoiding, mate_by_checks, mate_line};
+use super::tactics::mate::{
+    Budget, checking_moves, mate_avoiding, mate_by_checks, mate_line, mate_line_from, mates_first,
+};
 use super::tactics::value::Material;
 use crate::color::Color;
 use crate::movegen::pseudo_legal;
@@ -111,38 +113,116 @@ pub fn classify(
     // piece of the same kind where it stands is the trade's business, not a mate threat (2011
     // 26.9): an offer the opponent can accept is 兑, one it cannot is a chase.
     // Where a chase outranks a mate threat (AXF), a move that chases is a chase whatever it
-    // threatens: no mate search is made for it.
+    // threatens: no mate search is made for it. Under 2011 24.18, an answer to a check threatens
+    // only the mates it made (`answer_mate`).
     let forbid = offers.iter().fold(0, |m, o| m | o.theirs.mask());
     let mut budget = Budget::new(options.limits.mate_nodes);
-    let threat = king_answers.is_none()
-        && (profile.mate_threat_outranks_chase || !chase)
-        && mate_avoiding(cx, &again, options.limits.mate_plies, &mut budget, forbid).is_some();
-    let threat_new = threat && {
+    let threat = if king_answers.is_none() && (profile.mate_threat_outranks_chase || !chase) {
+        mate_avoiding(cx, &again, options.limits.mate_plies, &mut budget, forbid)
+    } else {
+        None
+    };
+    let mut threat_new = threat.filter(|_| {
         let mut b = Budget::new(options.limits.mate_nodes);
         let old = mate_by_checks(cx, before, options.limits.mate_plies, &mut b).is_some();
         budget.nodes += b.nodes;
         budget.exhausted |= b.exhausted;
         !old
-    };
+    });
+    if let Some(first) = threat_new
+        && profile.self_inflicted_check
+        && before.is_check()
+    {
+        let mut b = Budget::new(options.limits.mate_nodes);
+        threat_new = answer_mate(cx, &scene, first, forbid, options.limits.mate_plies, &mut b);
+        budget.nodes += b.nodes;
+        budget.exhausted |= b.exhausted;
+    }
     report.mate_search.nodes = budget.nodes;
     report.mate_search.budget_exhausted = budget.exhausted;
 
     // The heaviest effect names the move (27.4); AXF forbids no mate threat, so a move that
     // threatens mate and chases is judged as a chase there.
-    report.kind = match (threat_new, chase) {
+    report.kind = match (threat_new.is_some(), chase) {
         (true, true) if !profile.mate_threat_outranks_chase => MoveKind::Chase,
         (true, _) => MoveKind::MateThreat,
         (false, true) => MoveKind::Chase,
         (false, false) => MoveKind::Idle,
     };
-    if report.kind == MoveKind::MateThreat {
+    if report.kind == MoveKind::MateThreat
+        && let Some(first) = threat_new
+    {
         let mut b = Budget::new(options.limits.mate_nodes);
-        let line = mate_line(cx, &again, options.limits.mate_plies, &mut b);
+        let line = if Some(first) == threat {
+            mate_line(cx, &again, options.limits.mate_plies, &mut b)
+        } else {
+            mate_line_from(cx, &again, first, options.limits.mate_plies, &mut b)
+        };
         report.mate_line = LineMove::line(&again, &line);
     }
     report.idle_kinds = idle_kinds(cx, &scene, &targets, &offers, profile, options);
     report.targets = std::mem::take(&mut targets);
     report
+}
+
+/// 自毙 (2011 24.18, 26.3): of the mates by checks the answer to a check leaves in
+/// `scene.again` (the first found begins with `first`), the first move of one the answer made,
+/// if any. A mate beginning with a check `c` is the check's doing (24.18: "the check is the
+/// checker's own doing") when `c` already mated before the check (the check only suspended
+/// it), or when another legal answer to the same check leaves `c` mating as well, unless the
+/// answer makes that mate on its own: played before the check, it lets `c` mate there
+/// (26.3: a reply that creates a new mate threat is still 杀, whatever another answer leaves).
+/// With no other answer (the only answer), only the last test can show the mate to be the
+/// answer's. A search cut short by `budget` keeps `first` (no newer answer than before).
+/// Bound: the mate searches of this test share `budget`, one mate budget.
+fn answer_mate(
+    cx: &mut Context,
+    scene: &Scene,
+    first: Move,
+    forbid: u128,
+    plies: u32,
+    budget: &mut Budget,
+) -> Option<Move> {
+    let (before, again, m) = (&scene.before, &scene.again, scene.m);
+    // The other answers, each with the mover to move again (one that checks leaves no such
+    // position: it is judged as a check, not as an answer).
+    let others: Vec<Position> = before
+        .legal_moves()
+        .into_iter()
+        .filter(|&a| a != m)
+        .filter_map(|a| {
+            let mut p = *before;
+            p.play_unchecked(a);
+            p.with_turn_passed()
+        })
+        .collect();
+    // Before the check with the mover to move, and the same with the answer played there.
+    let unchecked = scene.suspended.map(|(p, _)| p);
+    let replayed = unchecked.filter(|p| p.is_legal(m)).and_then(|p| {
+        let mut q = p;
+        q.play_unchecked(m);
+        q.with_turn_passed()
+    });
+    // The checks before `first` mate nowhere: the search that found `first` tried them.
+    let checks = checking_moves(again);
+    let from_first = checks.iter().copied().skip_while(|&c| c != first);
+    for c in from_first {
+        let mates = |cx: &mut Context, p: &Position, budget: &mut Budget| {
+            p.piece_at(c.from) == again.piece_at(c.from)
+                && mates_first(cx, p, c, plies, budget, forbid)
+        };
+        let new = mates(cx, again, budget)
+            && !unchecked.is_some_and(|p| mates(cx, &p, budget))
+            && (replayed.is_some_and(|p| mates(cx, &p, budget))
+                || (!others.is_empty() && !others.iter().any(|p| mates(cx, p, budget))));
+        if budget.exhausted {
+            return Some(first);
+        }
+        if new {
+            return Some(c);
+        }
+    }
+    None
 }
 
 /// The idle kinds the move shows (兑/献/拦/跟), for the arbiter.

@@ -144,6 +144,8 @@ pub const PROFILE: Profile = Profile {
         plain_from_position: false,
     }),
     king_answering_check: None,
+    // No 自毙 article: a mate an answer to a check leaves is new when B had none (28.2, item 2).
+    self_inflicted_check: false,
     pinned_rook: None,
     chase_articles: ChaseArticles {
         chase: A28_3,

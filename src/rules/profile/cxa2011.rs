@@ -101,6 +101,8 @@ pub const PROFILE: Profile = Profile {
         plain_from_position: true,
     }),
     king_answering_check: Some(A26_1_2),
+    // 24.18, 26.3.
+    self_inflicted_check: true,
     pinned_rook: None,
     chase_articles: ChaseArticles {
         chase: A24_3,

@@ -66,6 +66,10 @@ pub struct Profile {
     /// answering a check is idle, and a threat that another legal answer to the same check would
     /// leave just as winnable is the check's doing, not the answer's. `None`: neither.
     pub king_answering_check: Option<ArticleId>,
+    /// 自毙 (2011 24.18, 26.3): a mate threat left by an answer to a check is the answer's only
+    /// when the answer made it (docs/rules.md §5, 杀); `false`: every mate after the answer that
+    /// was not there before it counts.
+    pub self_inflicted_check: bool,
     /// A rook pinned along a line by a cannon and moving along it does not chase with its own
     /// attacks, citing this (AXF 27); `None`: it does.
     pub pinned_rook: Option<ArticleId>,

@@ -126,6 +126,8 @@ pub const PROFILE: Profile = Profile {
     // The Asian rules have no defensive key point (docs/profiles/axf.md).
     key_point: None,
     king_answering_check: None,
+    // No 自毙 article: a kill made by answering a check is judged as any move's.
+    self_inflicted_check: false,
     pinned_rook: Some(A27),
     // The on-point test cites the rule of each target's kind (rules 15, 18, 19, 23, 24, 25, 27);
     // `chase` is the general one, for an unprotected piece.
