@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The load figures of BENCHMARKS.md in one run: a `qili serve` on a loopback port, then
-# `qili load` for the health check, Adjudicate at each detail level and AdjudicateStream, each at
+# `qili load` for the health check, Adjudicate at each detail level, AdjudicateStream and Status
+# (the same requests, as a platform polling a live game asks for its status), each at
 # the same concurrency, with the server's CPU time per call (from /proc) and its memory; then the
 # same rulings made in process (`qili load --rpc in-process`, no server, one thread) and the
 # edge's share: the server's CPU per Adjudicate call less the in-process CPU per ruling, beside
@@ -11,11 +12,11 @@
 # Env: QILI (the binary, default target/dist/qili: the build to deploy, `cargo build --profile
 # dist`), SERVER (the binary that serves, default QILI: to measure another build with the same
 # client), PORT (default 50151), SERVE_ARGS (extra flags for qili serve), RUNS (the runs, default
-# "health adjudicate:full adjudicate:summary adjudicate:verdict stream:full"; `watch:full` plays the
-# real games of tests/data/pgn over Watch, a request being a move), SOAK (seconds of a last run at
+# "health adjudicate:full adjudicate:summary adjudicate:verdict stream:full status:full";
+# `watch:full` plays the real games of tests/data/pgn over Watch, a request being a move), SOAK (seconds of a last run at
 # full detail with the server's memory sampled every 10 s; default none), SOAK_RPC (its call,
 # default adjudicate; watch keeps CONCURRENCY games open), CASES (the requests of the Adjudicate,
-# stream and in-process runs, passed to qili load --cases: default the corpus, cases/; the
+# stream, status and in-process runs, passed to qili load --cases: default the corpus, cases/; the
 # platform mix is benches/data/platform-mix.jsonl).
 # Linux only (/proc). Every run stops by itself.
 set -euo pipefail
@@ -26,7 +27,7 @@ concurrency=${2:-64}
 qili=${QILI:-target/dist/qili}
 serve=${SERVER:-$qili}
 port=${PORT:-50151}
-runs=${RUNS:-health adjudicate:full adjudicate:summary adjudicate:verdict stream:full}
+runs=${RUNS:-health adjudicate:full adjudicate:summary adjudicate:verdict stream:full status:full}
 cases=()
 [ -n "${CASES:-}" ] && cases=(--cases "$CASES")
 [ -x "$qili" ] || { echo "load.sh: no $qili; run cargo build --profile dist first" >&2; exit 2; }

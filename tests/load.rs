@@ -25,6 +25,7 @@ fn load_runs_each_rpc_against_serve_and_reports_ok_calls() {
         ("adjudicate", "full"),
         ("health", "full"),
         ("stream", "verdict"),
+        ("status", "full"),
         ("watch", "summary"),
     ] {
         let started = Instant::now();
@@ -131,6 +132,19 @@ fn the_platform_mix_is_what_qili_load_makes_and_it_runs_against_serve() {
     assert!(figure(&stdout, "ok") > 0, "{stdout}");
     assert_eq!(figure(&stdout, "errors"), 0, "{stdout}");
     assert!(stdout.contains("cases: 2003"), "{stdout}");
+    // A platform polling its live games: Status after every move.
+    let out = Command::new(QILI)
+        .args(["load", "--addr", &server.addr, "--rpc", "status"])
+        .args(["--concurrency", "4", "--duration", "1", "--cases", &mix])
+        .output()
+        .expect("run qili load");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("rpc: status, detail full"), "{stdout}");
+    let ok = figure(&stdout, "ok");
+    assert!(ok > 0, "{stdout}");
+    assert_eq!(figure(&stdout, "errors"), 0, "{stdout}");
+    assert_eq!(figure(&stdout, "requests"), ok, "{stdout}");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! `qili load`: a bounded load generator for a running `qili serve` on loopback. It keeps N calls
 //! in flight for S seconds (or up to a request cap) and prints throughput, errors by code, latency
 //! percentiles and the mean reply size. The calls are `Adjudicate` (the corpus cases), the health
-//! check (the transport's ceiling, with the same client), the corpus over `AdjudicateStream`, or
+//! check (the transport's ceiling, with the same client), the corpus over `AdjudicateStream`,
+//! `Status` (the same requests, each answered by the game's status at its last position), or
 //! real games over `Watch` (a request is a move, sent once the previous one is answered).
 
 use super::json::DetailArg;
@@ -37,6 +38,10 @@ pub enum Rpc {
     Adjudicate,
     /// The corpus cases over `qili.v1.Qili/AdjudicateStream`, one stream per connection.
     Stream,
+    /// `qili.v1.Qili/Status` with the same requests as `adjudicate`, one call each: the status
+    /// of each game at its last position, as a platform polling a live game asks for it (with
+    /// the platform mix, a call after every move).
+    Status,
     /// The real games of `--records` over `qili.v1.Qili/Watch`: N games in flight, a stream each,
     /// each move sent once the previous one is answered (a request is a move).
     Watch,
@@ -54,7 +59,7 @@ pub struct LoadArgs {
     /// The call to make.
     #[arg(long, value_enum, default_value_t = Rpc::Adjudicate)]
     rpc: Rpc,
-    /// How much of each ruling to ask for (adjudicate and stream).
+    /// How much of each ruling to ask for (adjudicate, stream, status and watch).
     #[arg(long, value_enum, default_value_t = DetailArg::Full)]
     detail: DetailArg,
     /// Calls kept in flight (one task each, spread over the connections; with `stream`, the
@@ -396,6 +401,7 @@ const ADJUDICATE: &str = "/qili.v1.Qili/Adjudicate";
 const ADJUDICATE_STREAM: &str = "/qili.v1.Qili/AdjudicateStream";
 const HEALTH_CHECK: &str = "/grpc.health.v1.Health/Check";
 const WATCH: &str = "/qili.v1.Qili/Watch";
+const STATUS: &str = "/qili.v1.Qili/Status";
 
 /// One unary call at a time, in a loop, from message `start_at` on.
 async fn unary_worker(channel: Channel, plan: Arc<Plan>, start_at: usize) -> Tally {
@@ -418,6 +424,13 @@ async fn unary_worker(channel: Channel, plan: Arc<Plan>, start_at: usize) -> Tal
                         // Anything but SERVING is an error of the run.
                         (r.get_ref().status != ServingStatus::Serving as i32)
                             .then_some("NotServing")
+                    })
+                } else if plan.rpc == Rpc::Status {
+                    let codec = PreEncoded::<pb::GameStatus>::new(&plan.replies);
+                    let path = PathAndQuery::from_static(STATUS);
+                    grpc.unary(request, path, codec).await.map(|r| {
+                        // A status that says a move could not be played is an error too.
+                        r.get_ref().error.is_some().then_some("StatusError")
                     })
                 } else {
                     let codec = PreEncoded::<pb::Ruling>::new(&plan.replies);
@@ -812,6 +825,7 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
             Rpc::Health => "health".to_string(),
             Rpc::Adjudicate => format!("adjudicate, detail {:?}", args.detail).to_lowercase(),
             Rpc::Stream => format!("stream, detail {:?}", args.detail).to_lowercase(),
+            Rpc::Status => format!("status, detail {:?}", args.detail).to_lowercase(),
             Rpc::Watch => {
                 format!("watch (a request is a move), detail {:?}", args.detail).to_lowercase()
             }
