@@ -57,7 +57,6 @@ use classify::{Played, classify};
 /// each move, summarise each side (with the profile's second look at mutual attacks), decide,
 /// cite, and write the texts. One [`Context`] holds what the stages' searches share.
 pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
-    let profile = options.ruleset.profile();
     let Some(cycle) = find_cycle(start, moves) else {
         return no_repetition(options);
     };
@@ -67,17 +66,155 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
         cycle,
     };
     let mut cx = Context::new(options.limits.ruling_nodes);
-    let mut reports = classify_cycle(&mut cx, &game, options, BySide::default());
+    let reports = classify_cycle(&mut cx, &game, options, BySide::default());
+    conclude(cx, &game, reports, options)
+}
+
+/// A ruling stopped between two of its steps (see [`rule_within`]), to be finished with the
+/// whole account of positions by [`Suspended::finish`].
+pub struct Suspended {
+    positions: Vec<Position>,
+    cycle: Cycle,
+    /// The searches' context as it was after the last step that fit.
+    cx: Context,
+    /// The cycle's moves classified so far, in order.
+    reports: Vec<MoveReport>,
+}
+
+impl std::fmt::Debug for Suspended {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Suspended")
+            .field("cycle", &self.cycle)
+            .field("classified", &self.reports.len())
+            .field("spent", &self.cx.spent())
+            .finish_non_exhaustive()
+    }
+}
+
+/// [`rule`] with the searches' account cut to a prefix of `prefix` positions of the whole one
+/// (`options.limits.ruling_nodes`), taken one step at a time (a move of the cycle, then the
+/// second look at mutual attacks). The searches draw from the account one position at a time
+/// and never look at what is left, so a step that ends with positions left found what it would
+/// have found with the whole account. A step that spends the prefix is undone (the accounts and
+/// the answers that change what the searches count are put back as they were before it) and
+/// the ruling stops there: [`Suspended::finish`] goes on from that step
+/// with the whole account, and gives `rule`'s ruling, its search counts included. So the steps
+/// that fit are made once, and at most `prefix` positions are searched twice.
+pub fn rule_within(
+    start: &Position,
+    moves: &[Move],
+    options: &Options,
+    prefix: u64,
+) -> Result<Ruling, Box<Suspended>> {
+    if prefix >= options.limits.ruling_nodes {
+        return Ok(rule(start, moves, options));
+    }
+    let Some(cycle) = find_cycle(start, moves) else {
+        return Ok(no_repetition(options));
+    };
+    let game = Game {
+        positions: positions(start, moves),
+        moves,
+        cycle,
+    };
+    let mut cx = Context::new(prefix);
+    let mut reports = Vec::with_capacity(cycle.length);
+    for i in cycle.start..moves.len() {
+        let mark = cx.mark();
+        let report = classify_move(&mut cx, &game, i, options, Switches::default());
+        if cx.exhausted() {
+            cx.back_to(mark);
+            return Err(Suspended::at(game, cx, reports));
+        }
+        reports.push(report);
+    }
+    let mark = cx.mark();
+    let profile = options.ruleset.profile();
     let mut sides = summarise(profile, &game, &reports);
+    // The second look replaces the reports only when it judges a side again.
+    let kept = rejudges(profile, &sides).then(|| reports.clone());
     let mutual = mutual_attack(&mut cx, &game, options, &mut reports, &mut sides);
+    if cx.exhausted() {
+        cx.back_to(mark);
+        return Err(Suspended::at(game, cx, kept.unwrap_or(reports)));
+    }
+    let search = RulingSearch {
+        nodes: cx.spent(),
+        max_nodes: options.limits.ruling_nodes,
+        budget_exhausted: false,
+    };
+    drop(cx);
+    Ok(write_ruling(
+        &game, reports, &sides, &mutual, search, options,
+    ))
+}
+
+impl Suspended {
+    /// `game`'s ruling stopped with `cx` and the `reports` of the steps that fit.
+    fn at(game: Game<'_>, cx: Context, reports: Vec<MoveReport>) -> Box<Suspended> {
+        Box::new(Suspended {
+            positions: game.positions,
+            cycle: game.cycle,
+            cx,
+            reports,
+        })
+    }
+
+    /// The ruling, from the step it stopped at, with the whole account of positions: `rule`'s
+    /// for the same `moves` and `options` as [`rule_within`] was given.
+    pub fn finish(self, moves: &[Move], options: &Options) -> Ruling {
+        let Suspended {
+            positions,
+            cycle,
+            mut cx,
+            mut reports,
+        } = self;
+        cx.reopen(options.limits.ruling_nodes);
+        let game = Game {
+            positions,
+            moves,
+            cycle,
+        };
+        for i in cycle.start + reports.len()..moves.len() {
+            let report = classify_move(&mut cx, &game, i, options, Switches::default());
+            reports.push(report);
+        }
+        conclude(cx, &game, reports, options)
+    }
+}
+
+/// Stage 3 to the end: each side summarised (with the profile's second look), then
+/// [`write_ruling`].
+fn conclude(
+    mut cx: Context,
+    game: &Game<'_>,
+    mut reports: Vec<MoveReport>,
+    options: &Options,
+) -> Ruling {
+    let mut sides = summarise(options.ruleset.profile(), game, &reports);
+    let mutual = mutual_attack(&mut cx, game, options, &mut reports, &mut sides);
     let search = RulingSearch {
         nodes: cx.spent(),
         max_nodes: options.limits.ruling_nodes,
         budget_exhausted: cx.exhausted(),
     };
     drop(cx);
+    write_ruling(game, reports, &sides, &mutual, search, options)
+}
+
+/// Stages 4 and 5: decide, cite and write the texts.
+fn write_ruling(
+    game: &Game<'_>,
+    reports: Vec<MoveReport>,
+    sides: &BySide<SideSummary>,
+    mutual: &[ArticleId],
+    search: RulingSearch,
+    options: &Options,
+) -> Ruling {
+    let profile = options.ruleset.profile();
+    let cycle = game.cycle;
     let decision = decide(profile, sides.red, sides.black, options.told_to_change);
-    let articles = cite(profile, &reports, &sides, &mutual, &decision);
+    let articles = cite(profile, &reports, sides, mutual, &decision);
     let side_report = |c: Color| SideReport {
         color: c,
         pattern: sides.get(c).pattern,
@@ -163,6 +300,15 @@ fn summarise(profile: &Profile, game: &Game<'_>, reports: &[MoveReport]) -> BySi
         red: of(Color::Red),
         black: of(Color::Black),
     }
+}
+
+/// Whether [`mutual_attack`] will judge a side again: the profile takes the second look and a
+/// side's pattern is allowed against a forbidden one.
+fn rejudges(profile: &Profile, sides: &BySide<SideSummary>) -> bool {
+    profile.pawns_chase_in_mutual_attack.is_some()
+        && Color::ALL
+            .into_iter()
+            .any(|c| !sides.get(c).forbidden && sides.get(!c).forbidden)
 }
 
 /// Stage 3, the profile's second look (1999 27.2 / item 11): when the other side attacks

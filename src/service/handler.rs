@@ -191,14 +191,14 @@ impl QiliService {
         let (request, request_id, wanted) = convert::into_request(r)?;
         let lang = wanted.error_lang();
         let late = || Failure::deadline(start.elapsed().as_millis()).said(lang);
-        let mut read = None;
+        let (mut read, mut suspended) = (None, None);
         if weight == Finish::Light && quick::fits(&request) {
             if Instant::now() >= deadline {
                 return Err(late());
             }
             let (first, moves) = request.parse().map_err(|e| Failure::request(&e, lang))?;
             match guarded(|| quick::rule(&first, &moves, &request.options))? {
-                Some(ruling) => {
+                quick::Quick::Ruled(ruling) => {
                     let verdict = ruling.verdict;
                     let ruled = Ruled {
                         ruling,
@@ -217,7 +217,12 @@ impl QiliService {
                     return Ok(out);
                 }
                 // Too long for the cheap path: the pool rules the moves read here.
-                None => read = Some((first, moves)),
+                quick::Quick::Long => read = Some((first, moves)),
+                // Too long a search: the pool finishes the ruling from where it stopped.
+                quick::Quick::Suspended(s) => {
+                    read = Some((first, moves));
+                    suspended = Some(s);
+                }
             }
         }
         let (out, verdict) = self
@@ -227,7 +232,10 @@ impl QiliService {
                     Some(read) => read,
                     None => request.parse().map_err(|e| Failure::request(&e, lang))?,
                 };
-                let ruling = rules::rule(&first, &moves, &request.options);
+                let ruling = match suspended {
+                    Some(s) => s.finish(&moves, &request.options),
+                    None => rules::rule(&first, &moves, &request.options),
+                };
                 let verdict = ruling.verdict;
                 let ruled = Ruled {
                     ruling,

@@ -9,19 +9,25 @@
 //! - a cycle is at most [`QUICK_CYCLE`] moves long (classifying a move costs whatever its
 //!   searches draw, and a few µs besides);
 //! - a ruling that finds a cycle gets a search account of [`QUICK_NODES`] positions, a prefix of
-//!   the real one (`SearchLimits::ruling_nodes`). The searches draw from the account one position
-//!   at a time and never look at what is left, so a ruling that ends with positions left drew
-//!   exactly what it would have drawn from the real account: it is the real ruling, its search
-//!   counts included (only `max_nodes` is set back to the real bound). A ruling that spends the
-//!   whole prefix is dropped and made again in the pool with the real account: at most
-//!   [`QUICK_NODES`] positions wasted.
+//!   the real one (`SearchLimits::ruling_nodes`), and is made one step at a time (a move of the
+//!   cycle, then the second look at mutual attacks: [`rules::rule_within`]). The searches draw
+//!   from the account one position at a time and never look at what is left, so a ruling that
+//!   ends with positions left drew exactly what it would have drawn from the real account: it is
+//!   the real ruling, its search counts included. A step that spends the whole prefix is undone
+//!   (the accounts and the remembered answers that change what the searches count put back) and
+//!   the ruling goes on in the pool from that step with the real account, its context handed
+//!   over: the steps made on the worker are not made again, and at most [`QUICK_NODES`]
+//!   positions are searched twice (those of the step undone). Undoing a step puts back at most
+//!   one journal entry a position searched and one a whole mate search.
 //!
 //! Together, at most about 0.8 ms of one worker (measured: reading 512 moves in auto-detected
 //! notation and ruling them 170 µs; the slowest corpus ruling within 3 200 positions 0.6 ms;
-//! BENCHMARKS.md), against the 2 ms to 16 ms a ruling of the pool may take. The bound is where
-//! the ruling made twice costs least: at 800 positions 10 % of the corpus's rulings spent the
-//! prefix and were made again (on average 180 k instructions a call wasted, more than the
-//! hand-offs saved); at 3 200, 1.5 % (BENCHMARKS.md, seventh session). Most calls of a
+//! BENCHMARKS.md), against the 2 ms to 16 ms a ruling of the pool may take. A ruling that spends
+//! the prefix now stops at the step that spends it instead of running its later steps with
+//! every search cut short. The bound was chosen when the pool made such a ruling again from
+//! scratch: at 800 positions 10 % of the corpus's rulings spent the prefix (on average 180 k
+//! instructions a call wasted, more than the hand-offs saved); at 3 200, 1.5 % (BENCHMARKS.md,
+//! seventh session); since then only the step undone is made twice (eighth session). Most calls of a
 //! platform that asks after every move are of the first kind (no repetition at all: reading the
 //! moves is the whole work), so they cost no hand-off, no pool thread's wake-up and no wake-up of
 //! the worker that waits for the answer.
@@ -29,7 +35,7 @@
 use crate::moves::Move;
 use crate::position::Position;
 use crate::request::Request;
-use crate::rules::{self, Options, Ruling};
+use crate::rules::{self, Options, Ruling, Suspended};
 
 /// Most bytes of a request's text (its FEN and its moves) read on the async worker: 2 KiB, a
 /// 500-move game in ICCS, a 170-move game in Chinese notation.
@@ -60,32 +66,36 @@ pub fn fits_text(fen: &str, moves: &[String]) -> bool {
     bytes <= QUICK_BYTES
 }
 
+/// What the cheap path made of a ruling.
+#[derive(Debug)]
+pub enum Quick {
+    /// The ruling, identical to [`rules::rule`]'s.
+    Ruled(Ruling),
+    /// Its cycle is longer than [`QUICK_CYCLE`]: the pool rules it.
+    Long,
+    /// Its searches spend more than [`QUICK_NODES`] positions: the pool finishes it
+    /// ([`Suspended::finish`]).
+    Suspended(Box<Suspended>),
+}
+
 /// The ruling of `moves` from `start` under `options`, identical to [`rules::rule`]'s, if its
 /// cycle is at most [`QUICK_CYCLE`] moves and its searches fit in [`QUICK_NODES`] positions;
-/// `None` if not (rule it in the pool).
-pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Option<Ruling> {
+/// else what the pool is to do with it.
+pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Quick {
     // A cycle cannot be longer than the moves: the pass is needed only for longer sequences.
     if moves.len() > QUICK_CYCLE {
         match rules::find_cycle(start, moves) {
             // No repetition: a ruling that says so from the options alone, which ruling no
             // moves gives without a second pass over the positions (the tests compare it).
-            None => return Some(rules::rule(start, &[], options)),
-            Some(c) if c.length > QUICK_CYCLE => return None,
+            None => return Quick::Ruled(rules::rule(start, &[], options)),
+            Some(c) if c.length > QUICK_CYCLE => return Quick::Long,
             Some(_) => {}
         }
     }
-    let real = options.limits.ruling_nodes;
-    let prefix = real.min(QUICK_NODES);
-    let mut probe = *options;
-    probe.limits.ruling_nodes = prefix;
-    let mut ruling = rules::rule(start, moves, &probe);
-    // Spent to the last position: a search may have been cut short that the real account lets
-    // run on. Unless the prefix is the real account.
-    if ruling.search.budget_exhausted && prefix < real {
-        return None;
+    match rules::rule_within(start, moves, options, QUICK_NODES) {
+        Ok(ruling) => Quick::Ruled(ruling),
+        Err(suspended) => Quick::Suspended(suspended),
     }
-    ruling.search.max_nodes = real;
-    Some(ruling)
 }
 
 #[cfg(test)]
@@ -96,7 +106,7 @@ mod tests {
     use std::path::PathBuf;
 
     /// Every corpus case and every call of the platform mix: the cheap path's ruling, when it
-    /// gives one, is the pool's, whole.
+    /// gives one, is the pool's, whole; and so is the pool's finishing of one it stopped.
     #[test]
     fn the_prefix_ruling_is_the_real_ruling() {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -113,28 +123,59 @@ mod tests {
             let (request, id, _) = convert::into_request(r).expect("a request");
             requests.push((id, request));
         }
-        let (mut quick, mut pool) = (0, 0);
+        let (mut quick, mut pool, mut finished) = (0, 0, 0);
         for (id, request) in &requests {
             let Ok((start, moves)) = request.parse() else {
                 continue;
             };
             let real = rules::rule(&start, &moves, &request.options);
             match rule(&start, &moves, &request.options) {
-                Some(r) => {
+                Quick::Ruled(r) => {
                     quick += 1;
                     assert_eq!(r, real, "{id}");
                 }
-                None => {
+                Quick::Long => {
                     pool += 1;
-                    assert!(
-                        real.search.nodes >= QUICK_NODES || real.cycle_length > QUICK_CYCLE,
-                        "{id}"
-                    );
+                    assert!(real.cycle_length > QUICK_CYCLE, "{id}");
+                }
+                Quick::Suspended(s) => {
+                    finished += 1;
+                    assert!(real.search.nodes >= QUICK_NODES, "{id}");
+                    assert_eq!(s.finish(&moves, &request.options), real, "{id}");
                 }
             }
+            // Shorter prefixes stop more rulings, at other steps (the second look's included):
+            // finished, each is the real ruling still.
+            for prefix in [1, 100, 800] {
+                let made = match rules::rule_within(&start, &moves, &request.options, prefix) {
+                    Ok(r) => r,
+                    Err(s) => s.finish(&moves, &request.options),
+                };
+                assert_eq!(made, real, "{id}, prefix {prefix}");
+            }
         }
-        // Both ways are taken, so the comparison above means something.
-        assert!(quick > 0 && pool > 0, "{quick} quick, {pool} to the pool");
+        // Both the rulings made here and those finished in the pool are met, so the comparisons
+        // above mean something (no cycle of these is longer than the bound: see the next test).
+        assert!(
+            quick > 0 && finished > 0,
+            "{quick} quick, {pool} to the pool, {finished} finished there"
+        );
+    }
+
+    /// A 20-move cycle (each rook five steps out and back) is not ruled on the worker.
+    #[test]
+    fn a_cycle_longer_than_the_bound_goes_to_the_pool() {
+        let start = Position::from_fen("4k3r/9/9/9/9/9/9/9/9/R2K5 w").expect("a FEN");
+        let text = "a0a1 i9i8 a1a2 i8i7 a2a3 i7i6 a3a4 i6i5 a4a5 i5i4 \
+                    a5a4 i4i5 a4a3 i5i6 a3a2 i6i7 a2a1 i7i8 a1a0 i8i9";
+        let texts: Vec<&str> = text.split_whitespace().collect();
+        let moves = crate::request::parse_moves(&start, &texts, None).expect("legal moves");
+        let cycle = rules::find_cycle(&start, &moves).expect("a cycle");
+        assert!(cycle.length > QUICK_CYCLE);
+        assert!(matches!(
+            rule(&start, &moves, &Options::default()),
+            Quick::Long
+        ));
     }
 
     #[test]

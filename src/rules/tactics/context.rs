@@ -28,6 +28,13 @@ pub struct Context {
     step: Account,
 }
 
+/// Where a ruling's searches stood between two of its steps (see [`Context::mark`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Mark {
+    left: u64,
+    step: Account,
+}
+
 /// The positions a group of searches has visited, against the group's bound.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Account {
@@ -70,6 +77,35 @@ impl Context {
     /// Whether the ruling's account is spent: every search since has been cut short.
     pub fn exhausted(&self) -> bool {
         self.left == 0
+    }
+
+    /// A mark to go back to with [`Context::back_to`]: the accounts as they are, and from here
+    /// on a journal of what the searches overwrite in the answers that change their counts.
+    pub(crate) fn mark(&mut self) -> Mark {
+        self.memo.journal();
+        Mark {
+            left: self.left,
+            step: self.step,
+        }
+    }
+
+    /// Back to `mark`, the last one taken: the accounts and the answers that change what the
+    /// searches count are as they were then, so the searches from there on draw and find what
+    /// they drew and found the first time (the generated moves and checks kept since are the
+    /// same wherever they are found).
+    pub(crate) fn back_to(&mut self, mark: Mark) {
+        self.memo.roll_back();
+        self.left = mark.left;
+        self.step = mark.step;
+    }
+
+    /// The ruling's account opened again with `positions` in all, what was spent counted in it;
+    /// no more marks kept. A ruling stopped at a [`Mark`] goes on with the whole account.
+    pub(crate) fn reopen(&mut self, positions: u64) {
+        let spent = self.spent();
+        self.memo.end_journal();
+        self.opened = positions;
+        self.left = positions.saturating_sub(spent);
     }
 
     /// Opens the account of one move's net-gain searches, bounded by `max` positions.

@@ -58,6 +58,20 @@ impl<T: Clone, const N: usize> Table<T, N> {
             value,
         });
     }
+
+    /// What [`put`](Self::put) under `key` would overwrite: the slot's index and content.
+    #[inline]
+    fn before_put(&self, key: u64) -> (usize, Option<Slot<T>>) {
+        let i = (key as usize) & (N - 1);
+        (i, self.slots[i].clone())
+    }
+}
+
+/// A slot of a table that changes the searches' counts, as it was before a write (see
+/// [`Memo::journal`]).
+enum Undo {
+    Mated(usize, Option<Slot<(u8, bool)>>),
+    Root(usize, Option<Slot<Root>>),
 }
 
 /// What one whole mate search found from a position, the attacker to move.
@@ -142,6 +156,8 @@ pub struct Memo {
     roots: Table<Root>,
     generated: Vec<Generated>,
     checks: Table<ArrayVec<Move, CHECKS>, CHECK_SLOTS>,
+    /// What the writes since the last [`Memo::journal`] overwrote, when kept.
+    journal: Option<Vec<Undo>>,
 }
 
 impl Memo {
@@ -153,6 +169,7 @@ impl Memo {
             roots: Table::new(),
             generated: vec![Generated::EMPTY; SLOTS],
             checks: Table::new(),
+            journal: None,
         }
     }
 
@@ -164,6 +181,7 @@ impl Memo {
             roots: Table::empty(),
             generated: Vec::new(),
             checks: Table::empty(),
+            journal: None,
         }
     }
 
@@ -172,8 +190,9 @@ impl Memo {
         !self.mated.slots.is_empty()
     }
 
-    /// Forgets every remembered answer: a new generation.
+    /// Forgets every remembered answer: a new generation (and no journal).
     pub fn forget(&mut self) {
+        self.journal = None;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // After 2^32 rulings, clear for real rather than confuse old entries with new ones.
@@ -181,11 +200,43 @@ impl Memo {
         }
     }
 
+    /// Starts (or starts again) a journal of the writes to the tables whose answers change what
+    /// the searches count: the proven results and the whole mate searches' results. The
+    /// generated moves and the checks are the same whenever they are found, so are not kept.
+    /// [`Memo::roll_back`] undoes the writes since; the journal holds one entry a write, at most
+    /// one a position searched and one a whole mate search.
+    pub(crate) fn journal(&mut self) {
+        match &mut self.journal {
+            Some(j) => j.clear(),
+            None => self.journal = Some(Vec::new()),
+        }
+    }
+
+    /// Puts back, newest first, what the writes since [`Memo::journal`] overwrote: the tables
+    /// that change the searches' counts are as they were then.
+    pub(crate) fn roll_back(&mut self) {
+        let Some(journal) = &mut self.journal else {
+            return;
+        };
+        while let Some(undo) = journal.pop() {
+            match undo {
+                Undo::Mated(i, old) => self.mated.slots[i] = old,
+                Undo::Root(i, old) => self.roots.slots[i] = old,
+            }
+        }
+    }
+
+    /// Stops the journal.
+    pub(crate) fn end_journal(&mut self) {
+        self.journal = None;
+    }
+
     /// The mate searches' proven results, borrowed for the length of one search.
     pub fn proven(&mut self) -> Proven<'_> {
         Proven {
             generation: self.generation,
             table: &mut self.mated,
+            journal: self.journal.as_mut(),
         }
     }
 
@@ -212,6 +263,10 @@ impl Memo {
         mate: Option<Move>,
         cut: bool,
     ) {
+        if let Some(j) = &mut self.journal {
+            let (i, old) = self.roots.before_put(key);
+            j.push(Undo::Root(i, old));
+        }
         self.roots.put(
             self.generation,
             key,
@@ -293,6 +348,7 @@ impl Memo {
 pub struct Proven<'a> {
     generation: u32,
     table: &'a mut Table<(u8, bool)>,
+    journal: Option<&'a mut Vec<Undo>>,
 }
 
 impl Proven<'_> {
@@ -319,6 +375,10 @@ impl Proven<'_> {
     pub fn set_mated_within(&mut self, hash: u64, plies: u32, mated: bool) {
         // Deeper searches than a byte counts are not remembered (the bounds stay far below).
         if let Ok(p) = u8::try_from(plies) {
+            if let Some(j) = &mut self.journal {
+                let (i, old) = self.table.before_put(hash);
+                j.push(Undo::Mated(i, old));
+            }
             self.table.put(self.generation, hash, (p, mated));
         }
     }
