@@ -8,8 +8,9 @@
 //! positions, about 16 ms) holds up every call behind it: unary deadlines did not hold beside
 //! streams (issue 23.5). A ruling cut short by a small budget is a different ruling; but one
 //! that ends within a budget that is a prefix of the real one is the real ruling, so the cheap
-//! path makes rulings in-line under 3 200 positions and sends here only those that need more
-//! (wasting at most those 3 200). The hand-off costs few instructions (a few thousand a call under
+//! path makes rulings in-line under 3 200 positions and sends here only those that need more,
+//! stopped at the step that spent them, to be finished here (at most those 3 200 searched
+//! twice). The hand-off costs few instructions (a few thousand a call under
 //! callgrind) but wakes a pool thread and then the waiting worker: kernel time that callgrind
 //! does not count and `/proc` does (BENCHMARKS.md).
 //! `spawn_blocking` keeps the workers free but costs a task allocation, a join handle and the
