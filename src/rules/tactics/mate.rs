@@ -134,7 +134,7 @@ pub fn mates_first(
     }
     let mut p = *pos;
     p.play_unchecked(m);
-    defender_is_mated(&mut p, plies - 1, forbid, &mut s)
+    defender_is_mated(&mut p, m, plies - 1, forbid, &mut s)
 }
 
 /// One mate search under way: its budget, the ruling's account and what the ruling remembers
@@ -192,7 +192,7 @@ fn mate_root(
             continue;
         }
         let undo = pos.play_unchecked(m);
-        let found = defender_is_mated(pos, plies - 1, forbid, s);
+        let found = defender_is_mated(pos, m, plies - 1, forbid, s);
         pos.undo(m, undo);
         if found {
             return Some(m);
@@ -204,8 +204,15 @@ fn mate_root(
     None
 }
 
-/// The defender is to move after a check: is it mated now or within `plies` more plies?
-fn defender_is_mated(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -> bool {
+/// The defender is to move after the attacker's `check`: is it mated now or within `plies` more
+/// plies?
+fn defender_is_mated(
+    pos: &mut Position,
+    check: Move,
+    plies: u32,
+    forbid: u128,
+    s: &mut Mater,
+) -> bool {
     let key = pos.hash() ^ forbid_key(forbid);
     if let Some(known) = s.memo.proven().mated_within(key, plies) {
         return known;
@@ -217,7 +224,7 @@ fn defender_is_mated(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater
         // No time left for another check: mated only if there is no reply at all.
         !pos.has_legal_move()
     } else {
-        every_reply_mated(pos, plies, forbid, s)
+        every_reply_mated(pos, check, plies, forbid, s)
     };
     // An answer cut short by the budget is not stored.
     if !s.exhausted() {
@@ -235,20 +242,42 @@ fn forbid_key(forbid: u128) -> u64 {
 
 /// Whether every reply of the defender (to move, `plies` ≥ 2 left) runs into mate; true when it
 /// has none.
-fn every_reply_mated(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -> bool {
+fn every_reply_mated(
+    pos: &mut Position,
+    check: Move,
+    plies: u32,
+    forbid: u128,
+    s: &mut Mater,
+) -> bool {
     // The replies are generated as they are tried, the captures of the checking piece first
     // (the likeliest to hold, and the first that holds ends the test): 9 % fewer positions over
-    // the corpus than the generator's plain order.
-    let board = *pos.board();
-    let us = pos.turn();
-    let escapes = movegen::find_evasion(&board, us, pos.king(us), |r| {
+    // the corpus than the generator's plain order. Before them, the reply that last escaped a
+    // check to the same point with as many plies left in this ruling, if legal here (the same
+    // defence usually holds again: 图9 37.1 M → 33.2 M instructions, the corpus −2 %); the
+    // order changes no answer, only the positions.
+    let slot = (plies, check.to);
+    let killer = s.memo.escape(slot).filter(|&k| pos.is_legal(k));
+    let reply = |pos: &mut Position, r: Move, s: &mut Mater| {
         // Once the avoided piece moves (say, to block a check), taking it no longer takes the
         // piece offered where it was offered.
         let forbid = forbid & !r.from.mask();
         let undo = pos.play_unchecked(r);
         let mated = attacker_mates(pos, plies - 1, forbid, s);
         pos.undo(r, undo);
+        if !mated {
+            s.memo.set_escape(slot, r);
+        }
         !mated
+    };
+    if let Some(k) = killer
+        && (reply(pos, k, s) || s.exhausted())
+    {
+        return false;
+    }
+    let board = *pos.board();
+    let us = pos.turn();
+    let escapes = movegen::find_evasion(&board, us, pos.king(us), |r| {
+        Some(r) != killer && reply(pos, r, s)
     });
     !escapes
 }
@@ -271,7 +300,7 @@ fn attacker_mates(pos: &mut Position, plies: u32, forbid: u128, s: &mut Mater) -
             continue;
         }
         let undo = pos.play_unchecked(m);
-        found = defender_is_mated(pos, plies - 1, forbid, s);
+        found = defender_is_mated(pos, m, plies - 1, forbid, s);
         pos.undo(m, undo);
         if found || s.exhausted() {
             break;
@@ -320,7 +349,7 @@ fn line_of_mate(pos: &Position, plies: u32, first: Option<Move>, s: &mut Mater) 
             given.is_none_or(|f| f == m) && {
                 let mut q = p;
                 q.play_unchecked(m);
-                defender_is_mated(&mut q, left - 1, 0, s)
+                defender_is_mated(&mut q, m, left - 1, 0, s)
             }
         }) else {
             return Vec::new();

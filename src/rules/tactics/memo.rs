@@ -72,6 +72,7 @@ impl<T: Clone, const N: usize> Table<T, N> {
 enum Undo {
     Mated(usize, Option<Slot<(u8, bool)>>),
     Root(usize, Option<Slot<Root>>),
+    Escape(usize, (u32, Move)),
 }
 
 /// What one whole mate search found from a position, the attacker to move.
@@ -158,7 +159,13 @@ pub struct Memo {
     checks: Table<ArrayVec<Move, CHECKS>, CHECK_SLOTS>,
     /// What the writes since the last [`Memo::journal`] overwrote, when kept.
     journal: Option<Vec<Undo>>,
+    /// The defender's reply that last escaped a mate search with so many plies left, by the
+    /// point of the check (slots of other rulings told apart by their generation).
+    escapes: Vec<(u32, Move)>,
 }
+
+/// Plies with a remembered escaping reply (deeper defences try none first).
+const ESCAPE_PLIES: usize = 32;
 
 impl Memo {
     /// Empty tables, of generation `generation`.
@@ -170,6 +177,7 @@ impl Memo {
             generated: vec![Generated::EMPTY; SLOTS],
             checks: Table::new(),
             journal: None,
+            escapes: vec![(0, Move::new(Square::new(0, 0), Square::new(0, 0))); ESCAPE_PLIES * 90],
         }
     }
 
@@ -182,6 +190,7 @@ impl Memo {
             generated: Vec::new(),
             checks: Table::empty(),
             journal: None,
+            escapes: Vec::new(),
         }
     }
 
@@ -201,10 +210,11 @@ impl Memo {
     }
 
     /// Starts (or starts again) a journal of the writes to the tables whose answers change what
-    /// the searches count: the proven results and the whole mate searches' results. The
-    /// generated moves and the checks are the same whenever they are found, so are not kept.
-    /// [`Memo::roll_back`] undoes the writes since; the journal holds one entry a write, at most
-    /// one a position searched and one a whole mate search.
+    /// the searches count: the proven results, the whole mate searches' results and the
+    /// escaping replies (the order the defences are tried in). The generated moves and the
+    /// checks are the same whenever they are found, so are not kept. [`Memo::roll_back`] undoes
+    /// the writes since; the journal holds one entry a write, at most two a position searched
+    /// and one a whole mate search.
     pub(crate) fn journal(&mut self) {
         match &mut self.journal {
             Some(j) => j.clear(),
@@ -222,6 +232,7 @@ impl Memo {
             match undo {
                 Undo::Mated(i, old) => self.mated.slots[i] = old,
                 Undo::Root(i, old) => self.roots.slots[i] = old,
+                Undo::Escape(i, old) => self.escapes[i] = old,
             }
         }
     }
@@ -229,6 +240,28 @@ impl Memo {
     /// Stops the journal.
     pub(crate) fn end_journal(&mut self) {
         self.journal = None;
+    }
+
+    /// The reply that last escaped a mate search of this ruling with `plies` left, from a check
+    /// to the point `to`, if any.
+    #[inline]
+    pub fn escape(&self, (plies, to): (u32, Square)) -> Option<Move> {
+        let &(generation, r) = self.escapes.get(escape_slot(plies, to)?)?;
+        (generation == self.generation).then_some(r)
+    }
+
+    /// Remembers `r` as the reply that escaped a mate search with `plies` left from a check to
+    /// the point `to`.
+    #[inline]
+    pub fn set_escape(&mut self, (plies, to): (u32, Square), r: Move) {
+        let generation = self.generation;
+        let Some(i) = escape_slot(plies, to).filter(|&i| i < self.escapes.len()) else {
+            return;
+        };
+        if let Some(j) = &mut self.journal {
+            j.push(Undo::Escape(i, self.escapes[i]));
+        }
+        self.escapes[i] = (generation, r);
     }
 
     /// The mate searches' proven results, borrowed for the length of one search.
@@ -341,6 +374,12 @@ impl Memo {
         g.flags = (u8::from(in_check) * IN_CHECK) | (u8::from(any_legal) * ANY_LEGAL);
         g.moves[..moves.len()].copy_from_slice(moves);
     }
+}
+
+/// The slot of the escaping reply with `plies` left from a check to `to` (none that deep).
+fn escape_slot(plies: u32, to: Square) -> Option<usize> {
+    let plies = usize::try_from(plies).ok().filter(|&p| p < ESCAPE_PLIES)?;
+    Some(plies * 90 + to.index())
 }
 
 /// The mate searches' proven results of this ruling (mated within so many plies, or not, by
