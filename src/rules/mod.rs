@@ -67,7 +67,8 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Ruling {
     };
     let mut cx = Context::new(options.limits.ruling_nodes);
     let reports = classify_cycle(&mut cx, &game, options, BySide::default());
-    conclude(cx, &game, reports, options)
+    let look = second_look(&mut cx, &game, options, &reports);
+    conclude(cx, &game, reports, look, options)
 }
 
 /// A ruling stopped between two of its steps (see [`rule_within`]), to be finished with the
@@ -129,24 +130,12 @@ pub fn rule_within(
         reports.push(report);
     }
     let mark = cx.mark();
-    let profile = options.ruleset.profile();
-    let mut sides = summarise(profile, &game, &reports);
-    // The second look replaces the reports only when it judges a side again.
-    let kept = rejudges(profile, &sides).then(|| reports.clone());
-    let mutual = mutual_attack(&mut cx, &game, options, &mut reports, &mut sides);
+    let look = second_look(&mut cx, &game, options, &reports);
     if cx.exhausted() {
         cx.back_to(mark);
-        return Err(Suspended::at(game, cx, kept.unwrap_or(reports)));
+        return Err(Suspended::at(game, cx, reports));
     }
-    let search = RulingSearch {
-        nodes: cx.spent(),
-        max_nodes: options.limits.ruling_nodes,
-        budget_exhausted: false,
-    };
-    drop(cx);
-    Ok(write_ruling(
-        &game, reports, &sides, &mutual, search, options,
-    ))
+    Ok(conclude(cx, &game, reports, look, options))
 }
 
 impl Suspended {
@@ -179,27 +168,36 @@ impl Suspended {
             let report = classify_move(&mut cx, &game, i, options, Switches::default());
             reports.push(report);
         }
-        conclude(cx, &game, reports, options)
+        let look = second_look(&mut cx, &game, options, &reports);
+        conclude(cx, &game, reports, look, options)
     }
 }
 
-/// Stage 3 to the end: each side summarised (with the profile's second look), then
-/// [`write_ruling`].
+/// Stage 3's outcome: each side's summary and, when the second look judged a side again, the
+/// reports it made and the articles it cites.
+struct SecondLook {
+    sides: BySide<SideSummary>,
+    /// The cycle's reports as the second look judged them again; `None`: as they were.
+    reports: Option<Vec<MoveReport>>,
+    cited: Vec<ArticleId>,
+}
+
+/// From the second look to the end: the search counts read off `cx`, then [`write_ruling`].
 fn conclude(
-    mut cx: Context,
+    cx: Context,
     game: &Game<'_>,
-    mut reports: Vec<MoveReport>,
+    reports: Vec<MoveReport>,
+    look: SecondLook,
     options: &Options,
 ) -> Ruling {
-    let mut sides = summarise(options.ruleset.profile(), game, &reports);
-    let mutual = mutual_attack(&mut cx, game, options, &mut reports, &mut sides);
     let search = RulingSearch {
         nodes: cx.spent(),
         max_nodes: options.limits.ruling_nodes,
         budget_exhausted: cx.exhausted(),
     };
     drop(cx);
-    write_ruling(game, reports, &sides, &mutual, search, options)
+    let reports = look.reports.unwrap_or(reports);
+    write_ruling(game, reports, &look.sides, &look.cited, search, options)
 }
 
 /// Stages 4 and 5: decide, cite and write the texts.
@@ -302,34 +300,29 @@ fn summarise(profile: &Profile, game: &Game<'_>, reports: &[MoveReport]) -> BySi
     }
 }
 
-/// Whether [`mutual_attack`] will judge a side again: the profile takes the second look and a
-/// side's pattern is allowed against a forbidden one.
-fn rejudges(profile: &Profile, sides: &BySide<SideSummary>) -> bool {
-    profile.pawns_chase_in_mutual_attack.is_some()
-        && Color::ALL
-            .into_iter()
-            .any(|c| !sides.get(c).forbidden && sides.get(!c).forbidden)
-}
-
 /// Stage 3, the profile's second look (1999 27.2 / item 11): when the other side attacks
 /// perpetually, a pawn's attacks are chases, so a side whose pattern is allowed against a
 /// forbidden one is judged again with its pawns' attacks counted, and keeps that judgement if it
-/// makes its pattern forbidden. Returns the articles it cites.
-fn mutual_attack(
+/// makes its pattern forbidden. Each side is first summarised from `reports`, which stay as
+/// they are (a second look cut short is made again from them).
+fn second_look(
     cx: &mut Context,
     game: &Game<'_>,
     options: &Options,
-    reports: &mut Vec<MoveReport>,
-    sides: &mut BySide<SideSummary>,
-) -> Vec<ArticleId> {
+    reports: &[MoveReport],
+) -> SecondLook {
     let profile = options.ruleset.profile();
-    let mut cited = Vec::new();
+    let mut look = SecondLook {
+        sides: summarise(profile, game, reports),
+        reports: None,
+        cited: Vec::new(),
+    };
     let Some(articles) = profile.pawns_chase_in_mutual_attack else {
-        return cited;
+        return look;
     };
     let mut switches = BySide::<Switches>::default();
     for c in Color::ALL {
-        if sides.get(c).forbidden || !sides.get(!c).forbidden {
+        if look.sides.get(c).forbidden || !look.sides.get(!c).forbidden {
             continue;
         }
         let mut again = switches;
@@ -338,7 +331,10 @@ fn mutual_attack(
             Color::Black => again.black.pawns_chase = true,
         }
         // Only `c`'s moves change with its switches.
-        let rejudged: Vec<MoveReport> = reports
+        let rejudged: Vec<MoveReport> = look
+            .reports
+            .as_deref()
+            .unwrap_or(reports)
             .iter()
             .map(|r| {
                 if r.color == c {
@@ -351,12 +347,12 @@ fn mutual_attack(
         let resides = summarise(profile, game, &rejudged);
         if resides.get(c).forbidden {
             switches = again;
-            *reports = rejudged;
-            *sides = resides;
-            cited.extend_from_slice(articles);
+            look.reports = Some(rejudged);
+            look.sides = resides;
+            look.cited.extend_from_slice(articles);
         }
     }
-    cited
+    look
 }
 
 /// Stage 5: the articles the ruling cites, each once, in the order applied: which patterns are
