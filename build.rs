@@ -28,6 +28,11 @@ fn compile_proto() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(out_dir.join("qili_descriptor.bin"), &descriptor_bytes)?;
 
     tonic_prost_build::configure()
+        // Written by hand (src/service/pb/adjudicate.rs): its moves decode into one buffer.
+        .extern_path(
+            ".qili.v1.AdjudicateRequest",
+            "crate::service::pb::AdjudicateRequest",
+        )
         .build_client(true)
         .build_server(true)
         .compile_fds(compiler.file_descriptor_set())?;

@@ -266,7 +266,7 @@ async fn the_api_and_the_page_say_errors_in_the_language_asked() {
     assert_eq!(status.message(), "fen: FEN的棋盘有3行；应为10行，以“/”分隔");
     let status = client
         .status(pb::AdjudicateRequest {
-            moves: vec!["h2e2".into(), "h2e2".into()],
+            moves: ["h2e2", "h2e2"].into_iter().collect(),
             language: pb::Language::Zh.into(),
             ..Default::default()
         })
@@ -786,7 +786,7 @@ async fn the_servers_deadline_and_move_limit_are_said_in_the_language_asked() {
     ] {
         let status = client
             .adjudicate(pb::AdjudicateRequest {
-                moves: vec!["h2e2".into()],
+                moves: ["h2e2"].into_iter().collect(),
                 language: language.into(),
                 ..Default::default()
             })
@@ -798,8 +798,8 @@ async fn the_servers_deadline_and_move_limit_are_said_in_the_language_asked() {
     let status = client
         .status(pb::AdjudicateRequest {
             moves: ["h2e2", "h9g7", "e2h2", "g7h9", "h2e2"]
-                .map(String::from)
-                .to_vec(),
+                .into_iter()
+                .collect(),
             language: pb::Language::Zh.into(),
             ..Default::default()
         })

@@ -463,7 +463,7 @@ async fn grpc_web_answers_over_http1_on_the_grpc_port() {
 
     let bad = pb::AdjudicateRequest {
         fen: "4k4/9 w".into(),
-        moves: vec!["h2e2".into()],
+        moves: ["h2e2"].into_iter().collect(),
         ..Default::default()
     };
     let answer = http
@@ -1172,7 +1172,7 @@ async fn the_page_rules_an_uploaded_gbk_record() {
     // The page's ruling is the API's for the same moves.
     let games =
         qili::record::pgn::read_games(&std::fs::read(&record).expect("read")).expect("a game");
-    let moves: Vec<String> = games[0].moves[..64]
+    let moves = games[0].moves[..64]
         .iter()
         .map(ToString::to_string)
         .collect();

@@ -154,7 +154,7 @@ fn request(b: &Bad) -> pb::AdjudicateRequest {
     pb::AdjudicateRequest {
         request_id: b.name.to_string(),
         fen: b.fen.clone(),
-        moves: b.moves.clone(),
+        moves: b.moves.iter().collect(),
         notation: b.notation.unwrap_or(pb::Notation::Auto).into(),
         ruleset: b.ruleset.to_string(),
         ..Default::default()
@@ -332,7 +332,7 @@ async fn the_server_refuses_oversized_requests_and_answers_empty_ones() {
     ] {
         let e = client
             .adjudicate(pb::AdjudicateRequest {
-                moves,
+                moves: moves.into(),
                 ..Default::default()
             })
             .await
@@ -348,7 +348,7 @@ async fn the_server_refuses_oversized_requests_and_answers_empty_ones() {
     // Exactly the limit is ruled on.
     let ruling = client
         .adjudicate(pb::AdjudicateRequest {
-            moves: shuttle(1024),
+            moves: shuttle(1024).into(),
             ..Default::default()
         })
         .await
@@ -376,7 +376,7 @@ async fn the_server_refuses_oversized_requests_and_answers_empty_ones() {
         (
             "1 MiB move",
             pb::AdjudicateRequest {
-                moves: vec![mib.clone()],
+                moves: [&mib].into_iter().collect(),
                 ..Default::default()
             },
         ),
@@ -410,7 +410,7 @@ async fn the_server_refuses_oversized_requests_and_answers_empty_ones() {
         (
             "big move",
             pb::AdjudicateRequest {
-                moves: vec!["h2e2".into(), big.clone()],
+                moves: ["h2e2", big.as_str()].into_iter().collect(),
                 ..Default::default()
             },
             "moves",
@@ -735,7 +735,7 @@ async fn broken_frames_are_invalid_argument_at_info_over_grpc_and_grpc_web() {
     // (the JSON call's 504 was at ERROR).
     let late = pb::AdjudicateRequest {
         fen: CHECKS.into(),
-        moves: shuttle_checks(),
+        moves: shuttle_checks().into(),
         ..Default::default()
     };
     let mut request = Request::new(late.clone());
@@ -822,7 +822,7 @@ async fn every_rejected_call_is_logged_once_at_info_with_its_code() {
     let ask = |id: &str, fen: &str, moves: Vec<String>, ruleset: &str| pb::AdjudicateRequest {
         request_id: id.into(),
         fen: fen.into(),
-        moves,
+        moves: moves.into(),
         ruleset: ruleset.into(),
         ..Default::default()
     };

@@ -342,7 +342,7 @@ proptest! {
 
         let request = qili::request::Request {
             fen: start.fen(),
-            moves: texts(&start, &moves, notation),
+            moves: texts(&start, &moves, notation).into(),
             notation: None,
             options,
         };

@@ -79,7 +79,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, Said> {
     let mv = if text.trim().is_empty() {
         None
     } else {
-        let moves = qili::request::parse_moves(&position, &[text.trim()], args.notation.notation())
+        let moves = qili::request::parse_moves(&position, [text.trim()], args.notation.notation())
             .map_err(|e| match &e {
                 RequestError::Move { text, reason, .. } => of_move(text, reason),
                 other => Said::of(other),

@@ -241,7 +241,7 @@ pub fn run(args: JudgeArgs) -> Result<ExitCode, Said> {
         None => {
             let request = Request {
                 fen: utf8("fen", args.fen.as_ref())?,
-                moves: split_moves(&utf8("moves", args.moves.as_ref())?),
+                moves: split_moves(&utf8("moves", args.moves.as_ref())?).into(),
                 notation: args.notation.notation(),
                 options,
             };

@@ -12,7 +12,7 @@ use qili::Color;
 use qili::lang::{Words, io_words};
 use qili::record::dispute::split_moves;
 use qili::referee::{EndKind, ForbiddenMove, GameEnd, GameOptions, Referee, Status};
-use qili::request::Request;
+use qili::request::{Moves, Request};
 use qili::rules::{Options, Texts};
 use qili::service::{Failure, convert};
 use qili::sheet::{Lang, words};
@@ -106,7 +106,7 @@ pub fn run(args: WatchArgs) -> Result<ExitCode, Said> {
     }
     let opening = Request {
         fen: utf8("--fen", args.fen.as_ref())?,
-        moves: Vec::new(),
+        moves: Moves::new(),
         notation: args.notation.notation(),
         options,
     };

@@ -428,7 +428,7 @@ impl Case {
     pub fn request(&self) -> Request {
         Request {
             fen: self.fen.clone(),
-            moves: self.moves.clone(),
+            moves: self.moves.iter().collect(),
             notation: None,
             options: Options {
                 ruleset: self.ruleset,

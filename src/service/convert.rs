@@ -97,7 +97,7 @@ pub fn case_request(case: &crate::corpus::Case) -> pb::AdjudicateRequest {
     pb::AdjudicateRequest {
         request_id: case.id.clone(),
         fen: case.fen.clone(),
-        moves: case.moves.clone(),
+        moves: case.moves.iter().collect(),
         notation: pb::Notation::Auto as i32,
         ruleset: case.ruleset.name().to_string(),
         told_to_change: Some(pb::BySide {

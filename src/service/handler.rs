@@ -324,7 +324,7 @@ impl QiliService {
                     None
                 } else {
                     let moves =
-                        crate::request::parse_moves(&position, &[r.r#move.as_str()], notation)
+                        crate::request::parse_moves(&position, [r.r#move.as_str()], notation)
                             .map_err(|e| {
                                 let reason = match &e {
                                     crate::request::RequestError::Move { text, reason, .. } => {
@@ -561,7 +561,7 @@ mod tests {
     async fn the_cheap_path_answers_as_the_pool_does() {
         let mut requests = crate::service::samples::requests(7);
         let mut bad = requests[0].clone();
-        bad.moves.push("a0a9".to_string());
+        bad.moves.push("a0a9");
         requests.push(bad);
         let service = QiliService::new(ServiceConfig::default());
         let (mut quick, mut pooled) = (0, 0);

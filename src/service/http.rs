@@ -855,7 +855,8 @@ async fn desk_ruling(
             .map_or_else(|| q.fen.clone(), |d| d.start.fen()),
         moves: dispute
             .as_ref()
-            .map_or_else(|| split_moves(&q.moves), Dispute::iccs),
+            .map_or_else(|| split_moves(&q.moves), Dispute::iccs)
+            .into(),
         notation: if from_record {
             pb::Notation::Iccs
         } else {

@@ -2,6 +2,9 @@
 //! JSON mapping (serde, via pbjson) and the encoded descriptor set served by reflection.
 #![allow(missing_docs, clippy::all, clippy::pedantic)]
 
+mod adjudicate;
+pub use adjudicate::AdjudicateRequest;
+
 tonic::include_proto!("qili.v1");
 include!(concat!(env!("OUT_DIR"), "/qili.v1.serde.rs"));
 

@@ -34,7 +34,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::request::Request;
+use crate::request::{Moves, Request};
 use crate::rules::{self, Options, Ruling, Suspended};
 
 /// Most bytes of a request's text (its FEN and its moves) read on the async worker: 2 KiB, a
@@ -55,15 +55,8 @@ pub fn fits(request: &Request) -> bool {
 }
 
 /// Whether a request of `fen` and `moves` is small enough to be read on the async worker.
-pub fn fits_text(fen: &str, moves: &[String]) -> bool {
-    let mut bytes = fen.len();
-    for m in moves {
-        bytes += m.len();
-        if bytes > QUICK_BYTES {
-            return false;
-        }
-    }
-    bytes <= QUICK_BYTES
+pub fn fits_text(fen: &str, moves: &Moves) -> bool {
+    fen.len() + moves.text_len() <= QUICK_BYTES
 }
 
 /// What the cheap path made of a ruling.
@@ -182,7 +175,7 @@ mod tests {
     fn fits_counts_the_fen_and_the_moves() {
         let mut r = Request {
             fen: String::new(),
-            moves: vec!["h2e2".to_string(); QUICK_BYTES / 4],
+            moves: vec!["h2e2"; QUICK_BYTES / 4].into(),
             notation: None,
             options: Options::default(),
         };

@@ -411,7 +411,7 @@ mod tests {
     #[test]
     fn only_moves_that_cost_no_ruling_stay_on_the_worker() {
         let opening = pb::AdjudicateRequest {
-            moves: ["h2e2", "h9g7", "e2h2", "g7h9"].map(String::from).to_vec(),
+            moves: ["h2e2", "h9g7", "e2h2", "g7h9"].into_iter().collect(),
             ..Default::default()
         };
         let game = Game::open(opening, 1024).expect("a game");
@@ -419,7 +419,7 @@ mod tests {
         assert!(!game.costs_no_ruling(&game.read("h2e2")));
         assert!(game.costs_no_ruling(&game.read("not a move")));
         let fresh = pb::AdjudicateRequest {
-            moves: vec!["h2e2".to_string()],
+            moves: ["h2e2"].into_iter().collect(),
             ..Default::default()
         };
         let game = Game::open(fresh, 1024).expect("a game");
