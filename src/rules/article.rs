@@ -33,7 +33,12 @@ impl ArticleId {
     /// The article as people cite it: the book's prefix and the number (`26.4`, `2011 26.5`,
     /// `AXF 27`).
     pub fn id(self) -> String {
-        format!("{}{}", self.edition.profile().cite_prefix, self.number)
+        // Every full reply names each article cited: two copies, not the formatting machinery.
+        let prefix = self.edition.profile().cite_prefix;
+        let mut id = String::with_capacity(prefix.len() + self.number.len());
+        id.push_str(prefix);
+        id.push_str(self.number);
+        id
     }
 
     /// The article as a Chinese text cites it (see [`cite_zh`]).

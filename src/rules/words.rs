@@ -17,6 +17,7 @@ use super::kinds::{MoveKind, Protection, Verdict};
 use super::options::Texts;
 use super::report::{Means, MoveReport, Ruling, SideReport, Target, Why};
 use crate::color::Color;
+use crate::square::Square;
 use std::fmt::Write as _;
 
 pub use crate::lang::Lang;
@@ -29,7 +30,8 @@ pub fn article_text(a: ArticleId, lang: Lang) -> &'static str {
 
 /// Why the attacked piece `t` does or does not make the move a chase, in `lang`.
 pub fn reason(t: &Target, lang: Lang) -> String {
-    let mut s = String::new();
+    // Most reasons fit: no regrowing on the way.
+    let mut s = String::with_capacity(96);
     say_reason(&mut s, t, lang);
     s
 }
@@ -40,14 +42,13 @@ fn say_reason(s: &mut String, t: &Target, lang: Lang) {
     let piece = t.piece;
     let fixed = match (&t.why, lang) {
         (Why::Attacked, Lang::En) => {
-            let _ = write!(
-                s,
-                "{} {} on {}: {}",
-                piece.color.name(),
-                piece.role.name(),
-                t.square,
-                t.protection.name()
-            );
+            s.push_str(piece.color.name());
+            s.push(' ');
+            s.push_str(piece.role.name());
+            s.push_str(" on ");
+            push_square(s, t.square);
+            s.push_str(": ");
+            s.push_str(t.protection.name());
             return;
         }
         (Why::Attacked, Lang::Zh) => {
@@ -75,17 +76,17 @@ fn say_reason(s: &mut String, t: &Target, lang: Lang) {
             "the mover's only attacking piece holds the key drawing point (plain from the position): attacks on advisors and elephants are idle",
         ),
         (Why::PinnedRook { cannon, .. }, Lang::En) => {
-            let _ = write!(
-                s,
-                "the rook is pinned by the cannon on {cannon} and moves along this line: its own attacks are not a chase (AXF)"
+            s.push_str("the rook is pinned by the cannon on ");
+            push_square(s, *cannon);
+            s.push_str(
+                " and moves along this line: its own attacks are not a chase (AXF)",
             );
             return;
         }
         (Why::PinnedRook { cannon, .. }, Lang::Zh) => {
-            let _ = write!(
-                s,
-                "车被{cannon}炮牵制，沿牵制线走动，其本身的攻击不算捉（亚洲规则）"
-            );
+            s.push_str("车被");
+            push_square(s, *cannon);
+            s.push_str("炮牵制，沿牵制线走动，其本身的攻击不算捉（亚洲规则）");
             return;
         }
         (Why::KingAnsweringCheck(_), _) => lang.pick(
@@ -118,6 +119,13 @@ fn say_reason(s: &mut String, t: &Target, lang: Lang) {
     s.push_str(fixed);
 }
 
+/// Appends the ICCS name of `sq` (`h2`, as its `Display` writes it) without the formatting
+/// machinery: a reason may name several.
+fn push_square(s: &mut String, sq: Square) {
+    s.push(char::from(b'a' + sq.file()));
+    s.push(char::from(b'0' + sq.rank()));
+}
+
 /// Appends the items of `items` to `s`, `sep` between them.
 fn join_into<'a>(s: &mut String, items: impl IntoIterator<Item = &'a str>, sep: &str) {
     for (i, item) in items.into_iter().enumerate() {
@@ -138,13 +146,14 @@ fn chase_en(s: &mut String, t: &Target) {
         }
         _ => "the line that follows wins material",
     };
-    let _ = write!(
-        s,
-        "new threat to win the {} {} on {}: {how}",
-        t.piece.color.name(),
-        t.piece.role.name(),
-        t.square
-    );
+    s.push_str("new threat to win the ");
+    s.push_str(t.piece.color.name());
+    s.push(' ');
+    s.push_str(t.piece.role.name());
+    s.push_str(" on ");
+    push_square(s, t.square);
+    s.push_str(": ");
+    s.push_str(how);
     // The balance is shown when the line comes out ahead; a chase of an unprotected piece may
     // stand although the answer costs more (2011 26.5, 1999 item 4).
     let line = t.line.iter().map(|m| m.iccs.as_str());
@@ -167,7 +176,7 @@ fn chase_en(s: &mut String, t: &Target) {
             if i > 0 {
                 s.push_str(", ");
             }
-            let _ = write!(s, "{sq}");
+            push_square(s, *sq);
         }
     }
 }
@@ -358,7 +367,11 @@ fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[&str]) -> String {
         if i > 0 {
             s.push_str(lang.pick("、", ", "));
         }
-        s.push_str(&lang.pick(a.cite_zh(), a.id()));
+        // Only the language's form of the citation is built.
+        match lang {
+            Lang::Zh => s.push_str(&a.cite_zh()),
+            Lang::En => s.push_str(&a.id()),
+        }
     }
     s.push_str(lang.pick("）。", ")."));
     if r.search.budget_exhausted {

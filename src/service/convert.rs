@@ -448,16 +448,19 @@ fn article_id(a: ArticleId) -> pb::Article {
 
 /// An article with its texts in the language wanted.
 fn article(a: ArticleId, wanted: Wanted) -> pb::Article {
-    let text = |lang| {
+    // The book's table is searched once for both languages (`words::article_text` is one
+    // language's half of it).
+    let text = a.text();
+    let say = |lang, t: &str| {
         if wanted.says(lang) {
-            words::article_text(a, lang).to_string()
+            t.to_string()
         } else {
             String::new()
         }
     };
     pb::Article {
-        zh: text(Lang::Zh),
-        en: text(Lang::En),
+        zh: say(Lang::Zh, text.zh),
+        en: say(Lang::En, text.en),
         ..article_id(a)
     }
 }
