@@ -23,14 +23,15 @@
 //! Together, at most about 0.8 ms of one worker (measured: reading 512 moves in auto-detected
 //! notation and ruling them 170 µs; the slowest corpus ruling within 3 200 positions 0.6 ms;
 //! BENCHMARKS.md), against the 2 ms to 16 ms a ruling of the pool may take. A ruling that spends
-//! the prefix now stops at the step that spends it instead of running its later steps with
-//! every search cut short. The bound was chosen when the pool made such a ruling again from
-//! scratch: at 800 positions 10 % of the corpus's rulings spent the prefix (on average 180 k
-//! instructions a call wasted, more than the hand-offs saved); at 3 200, 1.5 % (BENCHMARKS.md,
-//! seventh session); since then only the step undone is made twice (eighth session). Most calls of a
-//! platform that asks after every move are of the first kind (no repetition at all: reading the
-//! moves is the whole work), so they cost no hand-off, no pool thread's wake-up and no wake-up of
-//! the worker that waits for the answer.
+//! the prefix stops at the step that spends it instead of running its later steps with every
+//! search cut short. The bound was re-tuned once only the step undone was made twice (ninth
+//! session, BENCHMARKS.md: server instructions per corpus call at full detail, and the hold):
+//! 1 600 positions 975 k (0.31 ms), 3 200 959 k (0.57 ms), 6 400 971 k (1.6 ms), 12 800 942 k
+//! (3.1 ms), no prefix 929 k. 3 200 is the cheapest below 12 800, whose 2 % less (the corpus
+//! only: the platform mix costs the same from 1 600 up) would hold a worker five times as long.
+//! Most calls of a platform that asks after every move are of the first kind (no repetition at
+//! all: reading the moves is the whole work), so they cost no hand-off, no pool thread's wake-up
+//! and no wake-up of the worker that waits for the answer.
 
 use crate::moves::Move;
 use crate::position::Position;
@@ -137,9 +138,9 @@ mod tests {
                     assert_eq!(s.finish(&moves, &request.options), real, "{id}");
                 }
             }
-            // Shorter prefixes stop more rulings, at other steps (the second look's included):
-            // finished, each is the real ruling still.
-            for prefix in [1, 100, 800] {
+            // Other prefixes stop rulings at other steps (the second look's included; those of
+            // the re-tuning, BENCHMARKS.md ninth session): finished, each is the real ruling.
+            for prefix in [1, 100, 800, 6400, 12_800] {
                 let made = match rules::rule_within(&start, &moves, &request.options, prefix) {
                     Ok(r) => r,
                     Err(s) => s.finish(&moves, &request.options),
