@@ -100,12 +100,15 @@ impl std::fmt::Debug for Suspended {
 /// the answers that change what the searches count are put back as they were before it) and
 /// the ruling stops there: [`Suspended::finish`] goes on from that step
 /// with the whole account, and gives `rule`'s ruling, its search counts included. So the steps
-/// that fit are made once, and at most `prefix` positions are searched twice.
+/// that fit are made once, and at most `prefix` positions are searched twice. A move of the
+/// cycle is started only while at most `open` positions are spent (`open >= prefix`: always);
+/// else the ruling stops before it, with nothing to undo.
 pub fn rule_within(
     start: &Position,
     moves: &[Move],
     options: &Options,
     prefix: u64,
+    open: u64,
 ) -> Result<Ruling, Box<Suspended>> {
     if prefix >= options.limits.ruling_nodes {
         return Ok(rule(start, moves, options));
@@ -121,6 +124,9 @@ pub fn rule_within(
     let mut cx = Context::new(prefix);
     let mut reports = Vec::with_capacity(cycle.length);
     for i in cycle.start..moves.len() {
+        if cx.spent() > open {
+            return Err(Suspended::at(game, cx, reports));
+        }
         let mark = cx.mark();
         let report = classify_move(&mut cx, &game, i, options, Switches::default());
         if cx.exhausted() {

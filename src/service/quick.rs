@@ -18,7 +18,10 @@
 //!   the ruling goes on in the pool from that step with the real account, its context handed
 //!   over: the steps made on the worker are not made again, and at most [`QUICK_NODES`]
 //!   positions are searched twice (those of the step undone). Undoing a step puts back at most
-//!   one journal entry a position searched and one a whole mate search.
+//!   one journal entry a position searched and one a whole mate search. A move of the cycle is
+//!   started on the worker only while at most [`QUICK_OPEN`] positions are spent: past that the
+//!   pool takes the ruling before the move, with nothing undone (a move started with less of the
+//!   prefix left is the likelier to spend it and be made twice).
 //!
 //! Together, at most about 0.8 ms of one worker (measured: reading 512 moves in auto-detected
 //! notation and ruling them 170 µs; the slowest corpus ruling within 3 200 positions 0.6 ms;
@@ -29,6 +32,9 @@
 //! 1 600 positions 975 k (0.31 ms), 3 200 959 k (0.57 ms), 6 400 971 k (1.6 ms), 12 800 942 k
 //! (3.1 ms), no prefix 929 k. 3 200 is the cheapest below 12 800, whose 2 % less (the corpus
 //! only: the platform mix costs the same from 1 600 up) would hold a worker five times as long.
+//! Then [`QUICK_OPEN`] (same measure, moves started on the worker only while at most so many
+//! positions are spent; with the cheaper reply): 3 200 (always) 945 k, 1 200 940 k, 800 937 k,
+//! 400 947 k, 100 972 k.
 //! Most calls of a platform that asks after every move are of the first kind (no repetition at
 //! all: reading the moves is the whole work), so they cost no hand-off, no pool thread's wake-up
 //! and no wake-up of the worker that waits for the answer.
@@ -49,6 +55,12 @@ pub const QUICK_CYCLE: usize = 16;
 /// real account, see the module doc. The real games' repetitions of the platform mix need 128 to
 /// 427 (one 1 676), the corpus's rulings 98.5 % of the time at most 3 200 (90 % at most 800).
 pub const QUICK_NODES: u64 = 3200;
+
+/// Most positions of the prefix spent at which the next move of the cycle is still classified
+/// on the worker; past it the pool classifies it: a move started with less than
+/// `QUICK_NODES - QUICK_OPEN` positions left may spend them and be made again (see the module
+/// doc).
+pub const QUICK_OPEN: u64 = 800;
 
 /// Whether `request` is small enough to be read on the async worker.
 pub fn fits(request: &Request) -> bool {
@@ -86,7 +98,7 @@ pub fn rule(start: &Position, moves: &[Move], options: &Options) -> Quick {
             Some(_) => {}
         }
     }
-    match rules::rule_within(start, moves, options, QUICK_NODES) {
+    match rules::rule_within(start, moves, options, QUICK_NODES, QUICK_OPEN) {
         Ok(ruling) => Quick::Ruled(ruling),
         Err(suspended) => Quick::Suspended(suspended),
     }
@@ -134,18 +146,23 @@ mod tests {
                 }
                 Quick::Suspended(s) => {
                     finished += 1;
-                    assert!(real.search.nodes >= QUICK_NODES, "{id}");
+                    assert!(real.search.nodes > QUICK_OPEN, "{id}");
                     assert_eq!(s.finish(&moves, &request.options), real, "{id}");
                 }
             }
             // Other prefixes stop rulings at other steps (the second look's included; those of
             // the re-tuning, BENCHMARKS.md ninth session): finished, each is the real ruling.
             for prefix in [1, 100, 800, 6400, 12_800] {
-                let made = match rules::rule_within(&start, &moves, &request.options, prefix) {
-                    Ok(r) => r,
-                    Err(s) => s.finish(&moves, &request.options),
-                };
-                assert_eq!(made, real, "{id}, prefix {prefix}");
+                // Stopped only where a step spends the prefix, and also before a move once
+                // `open` positions are spent (the cheap path's cut, at other points).
+                for open in [prefix, 0, prefix / 4] {
+                    let made =
+                        match rules::rule_within(&start, &moves, &request.options, prefix, open) {
+                            Ok(r) => r,
+                            Err(s) => s.finish(&moves, &request.options),
+                        };
+                    assert_eq!(made, real, "{id}, prefix {prefix}, open {open}");
+                }
             }
         }
         // Both the rulings made here and those finished in the pool are met, so the comparisons
