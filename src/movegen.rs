@@ -10,7 +10,7 @@ use crate::attacks::{
     Threats, bit, cannon_attacks, elephant_attacks, first, horse_attacks, moved_checks,
     rook_attacks,
 };
-use crate::board::{Board, Squares};
+use crate::board::{Board, Squares, next_index};
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::piece::Role;
@@ -143,21 +143,35 @@ impl Safety {
             } else {
                 !0
             }
-        } else if self.pinned & fb != 0 {
+        } else if self.pinned != 0 && self.pinned & fb != 0 {
             !0
         } else {
             self.screens
         }
     }
 
-    /// The destinations worth trying for a piece on `f` other than the king: under a single check
-    /// only those that meet it; otherwise all.
+    /// Of `wanted`, the destinations worth trying for a piece on `f` other than the king, given
+    /// `meets` (`wanted` cut to the evasions under a single check, see [`Safety::meets`]): under
+    /// a single check only those that meet it, unless the piece is the checking cannon's screen;
+    /// otherwise all.
     #[inline(always)]
-    fn useful(&self, f: usize) -> u128 {
-        if self.checkers == 1 && self.free & (1u128 << f) == 0 {
-            self.evasion
+    fn aim(&self, f: usize, wanted: u128, meets: u128) -> u128 {
+        // Only a cannon's check has a free screen: the point test is skipped out of check.
+        if self.free != 0 && self.free & (1u128 << f) != 0 {
+            wanted
         } else {
-            !0
+            meets
+        }
+    }
+
+    /// Of `wanted`, the points where a piece other than the king may usefully go unless it is
+    /// the checking cannon's screen: under a single check those that meet it, otherwise all.
+    #[inline(always)]
+    fn meets(&self, wanted: u128) -> u128 {
+        if self.checkers == 1 {
+            wanted & self.evasion
+        } else {
+            wanted
         }
     }
 
@@ -261,12 +275,9 @@ fn legal_groups_seen<const KING_FIRST: bool>(
     if KING_FIRST && king_moves(&mut visit) {
         return true;
     }
-    // Moves that may expose the king are tried; the rest are legal as they are.
+    // Moves that may expose the king are tried; the rest are legal as they are. `all` is the
+    // piece's wanted destinations, not empty.
     let mut emit = |f: usize, all: u128| -> bool {
-        let all = all & !own & onto & safety.useful(f);
-        if all == 0 {
-            return false;
-        }
         let risky = all & safety.risky(f);
         let mut ok = all & !risky;
         let mut rest = risky;
@@ -280,39 +291,56 @@ fn legal_groups_seen<const KING_FIRST: bool>(
         ok != 0 && visit(f, ok)
     };
     let mine = |role: Role| own & board.role_mask(role);
-    // A slider or horse that could not reach a wanted point even on an empty board is skipped
-    // before its moves are worked out (under a check, or asked for a few points, most are).
+    // The wanted points are masked once for every piece; a piece with none in reach is skipped
+    // without a call. A slider or horse that could not reach a wanted point even on an empty
+    // board is skipped before its moves are worked out (under a check, or asked for a few
+    // points, most are).
     let wanted = onto & !own;
-    let in_reach = |f: usize, reach: u128| reach & wanted & safety.useful(f) != 0;
+    let meets = safety.meets(wanted);
     let lines = |f: usize| RAYS[0][f] | RAYS[1][f] | RAYS[2][f] | RAYS[3][f];
     for f in Indices(mine(Role::Rook)) {
-        if in_reach(f, lines(f)) && emit(f, rook_attacks(occ, f)) {
-            return true;
+        let aim = safety.aim(f, wanted, meets);
+        if lines(f) & aim != 0 {
+            let all = rook_attacks(occ, f) & aim;
+            if all != 0 && emit(f, all) {
+                return true;
+            }
         }
     }
     for f in Indices(mine(Role::Cannon)) {
-        if in_reach(f, lines(f)) && emit(f, cannon_attacks(occ, f)) {
-            return true;
+        let aim = safety.aim(f, wanted, meets);
+        if lines(f) & aim != 0 {
+            let all = cannon_attacks(occ, f) & aim;
+            if all != 0 && emit(f, all) {
+                return true;
+            }
         }
     }
     for f in Indices(mine(Role::Horse)) {
+        let aim = safety.aim(f, wanted, meets);
         // Horse steps are symmetric: the points it reaches are those that reach it.
-        if in_reach(f, HORSE_ATTACKERS_ANY[f]) && emit(f, horse_attacks(occ, f)) {
-            return true;
+        if HORSE_ATTACKERS_ANY[f] & aim != 0 {
+            let all = horse_attacks(occ, f) & aim;
+            if all != 0 && emit(f, all) {
+                return true;
+            }
         }
     }
     for f in Indices(mine(Role::Pawn)) {
-        if emit(f, PAWN_MASK[us.index()][f]) {
+        let all = PAWN_MASK[us.index()][f] & safety.aim(f, wanted, meets);
+        if all != 0 && emit(f, all) {
             return true;
         }
     }
     for f in Indices(mine(Role::Elephant)) {
-        if emit(f, elephant_attacks(occ, f)) {
+        let all = elephant_attacks(occ, f) & safety.aim(f, wanted, meets);
+        if all != 0 && emit(f, all) {
             return true;
         }
     }
     for f in Indices(mine(Role::Advisor)) {
-        if emit(f, ADVISOR_MASK[f]) {
+        let all = ADVISOR_MASK[f] & safety.aim(f, wanted, meets);
+        if all != 0 && emit(f, all) {
             return true;
         }
     }
@@ -322,6 +350,24 @@ fn legal_groups_seen<const KING_FIRST: bool>(
     false
 }
 
+/// Whether `us`, not in check, has a move that needs no trying: a piece other than the king
+/// that guards nothing ([`Safety::pinned`]) going anywhere but onto a cannon's screen point
+/// (the moves [`legal_groups_seen`] takes as legal without playing them). Looks for one only:
+/// false says nothing, and the full test follows.
+#[inline]
+fn any_untried(board: &Board, us: Color, safety: &Safety) -> bool {
+    let occ = board.occupied();
+    let own = board.color_mask(us);
+    let open = !own & !safety.screens;
+    let loose = |role: Role| own & !safety.pinned & board.role_mask(role);
+    Indices(loose(Role::Rook)).any(|f| rook_attacks(occ, f) & open != 0)
+        || Indices(loose(Role::Pawn)).any(|f| PAWN_MASK[us.index()][f] & open != 0)
+        || Indices(loose(Role::Advisor)).any(|f| ADVISOR_MASK[f] & open != 0)
+        || Indices(loose(Role::Horse)).any(|f| horse_attacks(occ, f) & open != 0)
+        || Indices(loose(Role::Cannon)).any(|f| cannon_attacks(occ, f) & open != 0)
+        || Indices(loose(Role::Elephant)).any(|f| elephant_attacks(occ, f) & open != 0)
+}
+
 /// Point indices of a mask, lowest first.
 struct Indices(u128);
 
@@ -329,12 +375,7 @@ impl Iterator for Indices {
     type Item = usize;
     #[inline(always)]
     fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(i)
+        next_index(&mut self.0)
     }
 }
 
@@ -399,7 +440,8 @@ pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList
 pub fn status(board: &Board, us: Color, king: Square) -> (bool, bool) {
     let threats = Threats::of(board, !us);
     let safety = Safety::of(board.occupied(), king.index(), &threats);
-    let any = legal_groups_seen::<true>(board, us, king, !0, &threats, &safety, |_, _| true);
+    let any = (!safety.in_check && any_untried(board, us, &safety))
+        || legal_groups_seen::<true>(board, us, king, !0, &threats, &safety, |_, _| true);
     (safety.in_check, any)
 }
 
@@ -427,6 +469,7 @@ pub fn captures_or_evasions(
     let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
     legal_groups_seen::<false>(board, us, king, enemy, &threats, &safety, &mut push);
     let any = !out.is_empty()
+        || any_untried(board, us, &safety)
         || legal_groups_seen::<true>(board, us, king, !0, &threats, &safety, |_, _| true);
     (false, any)
 }
@@ -547,26 +590,24 @@ impl CheckSources {
     #[inline(always)]
     fn candidates(&self, board: &Board, us: Color) -> u128 {
         let own = board.color_mask(us);
+        let mine = |role: Role| own & board.role_mask(role);
         let mut out = self.uncover & own;
-        for role in [
-            Role::Rook,
-            Role::Cannon,
-            Role::Horse,
-            Role::Pawn,
-            Role::Advisor,
-            Role::Elephant,
-            Role::King,
-        ] {
-            let wanted = self.direct(role) | self.screen;
-            if wanted == 0 {
-                continue;
-            }
-            for f in Indices(own & board.role_mask(role) & !out) {
-                if wanted & reach(f, role, us) != 0 {
-                    out |= 1u128 << f;
-                }
-            }
-        }
+        let lines = |f: usize| RAYS[0][f] | RAYS[1][f] | RAYS[2][f] | RAYS[3][f];
+        let s = self.screen;
+        reaching(&mut out, mine(Role::Rook), self.rook | s, lines);
+        reaching(&mut out, mine(Role::Cannon), self.cannon | s, lines);
+        // Horse steps are symmetric: the points it reaches are those that reach it.
+        reaching(&mut out, mine(Role::Horse), self.horse | s, |f| {
+            HORSE_ATTACKERS_ANY[f]
+        });
+        reaching(&mut out, mine(Role::Pawn), self.pawn | s, |f| {
+            PAWN_MASK[us.index()][f]
+        });
+        reaching(&mut out, mine(Role::Advisor), s, |f| ADVISOR_MASK[f]);
+        reaching(&mut out, mine(Role::Elephant), s, |f| {
+            elephant_attacks(0, f)
+        });
+        reaching(&mut out, mine(Role::King), s, |f| KING_MASK[f]);
         out
     }
 
@@ -616,17 +657,17 @@ fn line_through(k: usize, f: usize) -> u128 {
     RAYS.iter().map(|r| r[k]).find(|r| r & fb != 0).unwrap_or(0)
 }
 
-/// The points a piece of `role` and `us` on `f` could reach on an empty board.
-#[inline]
-fn reach(f: usize, role: Role, us: Color) -> u128 {
-    match role {
-        Role::Rook | Role::Cannon => RAYS[0][f] | RAYS[1][f] | RAYS[2][f] | RAYS[3][f],
-        // Horse steps are symmetric: the points it reaches are those that reach it.
-        Role::Horse => HORSE_ATTACKERS_ANY[f],
-        Role::Elephant => elephant_attacks(0, f),
-        Role::Advisor => ADVISOR_MASK[f],
-        Role::King => KING_MASK[f],
-        Role::Pawn => PAWN_MASK[us.index()][f],
+/// Adds to `out` the pieces of `pieces` not in it yet that could reach a point of `wanted` on an
+/// empty board (`reach`).
+#[inline(always)]
+fn reaching(out: &mut u128, pieces: u128, wanted: u128, reach: impl Fn(usize) -> u128) {
+    if wanted == 0 {
+        return;
+    }
+    for f in Indices(pieces & !*out) {
+        if wanted & reach(f) != 0 {
+            *out |= 1u128 << f;
+        }
     }
 }
 

@@ -297,20 +297,20 @@ impl Position {
             .board
             .get(m.from)
             .expect("a piece on the move's origin");
-        let captured = self.board.move_piece(m.from, m.to);
+        let captured = self.board.move_piece(piece, m.from, m.to);
         let undo = Undo {
             captured,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         };
+        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
         if let Some(c) = captured {
-            self.hash ^= zobrist::piece_key(c, m.to);
+            hash ^= zobrist::piece_key(c, m.to);
             self.halfmoves = 0;
         } else {
             self.halfmoves = self.halfmoves.saturating_add(1);
         }
-        self.hash ^= zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
-        self.hash ^= zobrist::BLACK_TO_MOVE;
+        self.hash = hash ^ zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
         if piece.role == Role::King {
             self.kings[piece.color.index()] = m.to;
         }
@@ -329,7 +329,7 @@ impl Position {
             .board
             .get(m.to)
             .expect("the moved piece on the move's destination");
-        self.board.unmove_piece(m.from, m.to, undo.captured);
+        self.board.unmove_piece(piece, m.from, m.to, undo.captured);
         if piece.role == Role::King {
             self.kings[piece.color.index()] = m.from;
         }
