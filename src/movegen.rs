@@ -7,7 +7,7 @@
 //! check are tried on the occupancy masks.
 
 use crate::attacks::{
-    Threats, bit, cannon_attacks, elephant_attacks, first, horse_attacks, moved_checks,
+    Threats, bit, cannon_attacks, elephant_attacks, first, has, horse_attacks, moved_checks,
     rook_attacks,
 };
 use crate::board::{Board, Squares, next_index};
@@ -18,6 +18,43 @@ use crate::square::Square;
 use crate::tables::{
     ADVISOR_MASK, DIAG, HORSE_ATTACKERS_ANY, HORSE_BY_DIAG, KING_MASK, PAWN_ATTACKERS, PAWN_MASK,
     RAYS,
+};
+
+/// The rank and file through each point, the point left out: the four rays together.
+static LINES: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < 90 {
+            if i != s && (i % 9 == s % 9 || i / 9 == s / 9) {
+                t[s] |= 1u128 << i;
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// The points an elephant on each point reaches on an empty board (on its own half).
+static ELEPHANT_REACH: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+        let deltas = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
+        let mut i = 0;
+        while i < 4 {
+            let (nf, nr) = (f + deltas[i].0, r + deltas[i].1);
+            if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 && (r <= 4) == (nr <= 4) {
+                t[s] |= 1u128 << (nr * 9 + nf);
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
 };
 
 /// Appends every move of `us`'s pieces that obeys the rules of movement (horse leg, elephant eye and
@@ -79,6 +116,9 @@ pub(crate) struct Safety {
     pub free: u128,
     /// The checking pieces.
     pub checker: u128,
+    /// Under a single cannon check, the point of `free` (a point off the board otherwise): a
+    /// plain comparison for the generator's test of each piece.
+    free_at: usize,
 }
 
 impl Safety {
@@ -93,6 +133,7 @@ impl Safety {
             evasion: 0,
             free: 0,
             checker: 0,
+            free_at: usize::MAX,
         };
         let sliders = threats.lines | threats.cannons;
         s.ray::<0>(occ, king, threats, sliders);
@@ -136,14 +177,13 @@ impl Safety {
     /// behind it) or not meeting the check at all; under a double check, all.
     #[inline(always)]
     fn risky(&self, f: usize) -> u128 {
-        let fb = 1u128 << f;
         if self.in_check {
-            if self.checkers == 1 && (self.pinned | self.free) & fb == 0 {
+            if self.checkers == 1 && !has(self.pinned | self.free, f) {
                 self.screens | self.checker | !self.evasion
             } else {
                 !0
             }
-        } else if self.pinned != 0 && self.pinned & fb != 0 {
+        } else if self.pinned != 0 && has(self.pinned, f) {
             !0
         } else {
             self.screens
@@ -156,12 +196,8 @@ impl Safety {
     /// otherwise all.
     #[inline(always)]
     fn aim(&self, f: usize, wanted: u128, meets: u128) -> u128 {
-        // Only a cannon's check has a free screen: the point test is skipped out of check.
-        if self.free != 0 && self.free & (1u128 << f) != 0 {
-            wanted
-        } else {
-            meets
-        }
+        // Under a double check `meets` is `wanted`, whichever screen is `free_at`.
+        if f == self.free_at { wanted } else { meets }
     }
 
     /// Of `wanted`, the points where a piece other than the king may usefully go unless it is
@@ -185,12 +221,12 @@ impl Safety {
         let blockers = ray & occ;
         let b1 = first::<D>(blockers);
         let m1 = 1u128 << b1;
-        if t.lines & m1 != 0 {
+        if has(t.lines, b1) {
             self.check(1, ray ^ RAYS[D][b1], m1);
             return;
         }
         let after1 = RAYS[D][b1];
-        if t.cannons & m1 != 0 {
+        if has(t.cannons, b1) {
             // Any piece put between would be the screen.
             self.screens |= ray ^ after1 ^ m1;
         }
@@ -199,20 +235,21 @@ impl Safety {
             return;
         }
         let b2 = first::<D>(rest);
-        let m2 = 1u128 << b2;
-        if t.cannons & m2 != 0 {
+        if has(t.cannons, b2) {
+            let m2 = 1u128 << b2;
             self.check(1, (ray ^ RAYS[D][b2]) & !m1, m2);
             self.free |= m1;
+            self.free_at = b1;
             return;
         }
-        if t.lines & m2 != 0 {
+        if has(t.lines, b2) {
             self.pinned |= m1;
             return;
         }
         let rest = RAYS[D][b2] & occ;
-        if rest != 0 && t.cannons & (1u128 << first::<D>(rest)) != 0 {
+        if rest != 0 && has(t.cannons, first::<D>(rest)) {
             // Either screen leaving would leave exactly one.
-            self.pinned |= m1 | m2;
+            self.pinned |= m1 | 1u128 << b2;
         }
     }
 }
@@ -297,10 +334,9 @@ fn legal_groups_seen<const KING_FIRST: bool>(
     // points, most are).
     let wanted = onto & !own;
     let meets = safety.meets(wanted);
-    let lines = |f: usize| RAYS[0][f] | RAYS[1][f] | RAYS[2][f] | RAYS[3][f];
     for f in Indices(mine(Role::Rook)) {
         let aim = safety.aim(f, wanted, meets);
-        if lines(f) & aim != 0 {
+        if LINES[f] & aim != 0 {
             let all = rook_attacks(occ, f) & aim;
             if all != 0 && emit(f, all) {
                 return true;
@@ -309,7 +345,7 @@ fn legal_groups_seen<const KING_FIRST: bool>(
     }
     for f in Indices(mine(Role::Cannon)) {
         let aim = safety.aim(f, wanted, meets);
-        if lines(f) & aim != 0 {
+        if LINES[f] & aim != 0 {
             let all = cannon_attacks(occ, f) & aim;
             if all != 0 && emit(f, all) {
                 return true;
@@ -333,9 +369,12 @@ fn legal_groups_seen<const KING_FIRST: bool>(
         }
     }
     for f in Indices(mine(Role::Elephant)) {
-        let all = elephant_attacks(occ, f) & safety.aim(f, wanted, meets);
-        if all != 0 && emit(f, all) {
-            return true;
+        let aim = safety.aim(f, wanted, meets);
+        if ELEPHANT_REACH[f] & aim != 0 {
+            let all = elephant_attacks(occ, f) & aim;
+            if all != 0 && emit(f, all) {
+                return true;
+            }
         }
     }
     for f in Indices(mine(Role::Advisor)) {
@@ -541,7 +580,7 @@ impl CheckSources {
         let own = board.color_mask(us);
         let mine = |role: Role| own & board.role_mask(role);
         let mut s = CheckSources {
-            lines: RAYS[0][k] | RAYS[1][k] | RAYS[2][k] | RAYS[3][k],
+            lines: LINES[k],
             rook: rook_attacks(occ, k),
             cannon: 0,
             horse: 0,
@@ -592,10 +631,9 @@ impl CheckSources {
         let own = board.color_mask(us);
         let mine = |role: Role| own & board.role_mask(role);
         let mut out = self.uncover & own;
-        let lines = |f: usize| RAYS[0][f] | RAYS[1][f] | RAYS[2][f] | RAYS[3][f];
         let s = self.screen;
-        reaching(&mut out, mine(Role::Rook), self.rook | s, lines);
-        reaching(&mut out, mine(Role::Cannon), self.cannon | s, lines);
+        reaching(&mut out, mine(Role::Rook), self.rook | s, |f| LINES[f]);
+        reaching(&mut out, mine(Role::Cannon), self.cannon | s, |f| LINES[f]);
         // Horse steps are symmetric: the points it reaches are those that reach it.
         reaching(&mut out, mine(Role::Horse), self.horse | s, |f| {
             HORSE_ATTACKERS_ANY[f]
@@ -604,9 +642,7 @@ impl CheckSources {
             PAWN_MASK[us.index()][f]
         });
         reaching(&mut out, mine(Role::Advisor), s, |f| ADVISOR_MASK[f]);
-        reaching(&mut out, mine(Role::Elephant), s, |f| {
-            elephant_attacks(0, f)
-        });
+        reaching(&mut out, mine(Role::Elephant), s, |f| ELEPHANT_REACH[f]);
         reaching(&mut out, mine(Role::King), s, |f| KING_MASK[f]);
         out
     }
@@ -688,7 +724,7 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
         };
         let f = from.index();
         let direct = src.direct(piece.role);
-        let uncovers = src.uncover & (1u128 << f) != 0;
+        let uncovers = has(src.uncover, f);
         let wanted = direct | src.screen;
         // The enemy king's point is no destination, whatever a position built by hand holds.
         let mut to = targets(occ, f, piece.role, us) & !own & !(1u128 << theirs.index());
@@ -701,14 +737,14 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
         // whose leaving opens a check (off its line to the king, or off a horse's leg).
         let lands = match piece.role {
             Role::King => 0,
-            Role::Cannon if src.lines & (1u128 << f) != 0 => 0,
+            Role::Cannon if has(src.lines, f) => 0,
             _ => direct | src.screen,
         };
         let opens = if piece.role == Role::King {
             0
-        } else if src.opens_leg & (1u128 << f) != 0 {
+        } else if has(src.opens_leg, f) {
             !0
-        } else if src.opens_line & (1u128 << f) != 0 {
+        } else if has(src.opens_line, f) {
             !line_through(theirs.index(), f)
         } else {
             0
@@ -744,4 +780,25 @@ pub fn count_legal(board: &Board, us: Color, king: Square) -> usize {
         false
     });
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reach_tables_match_the_rays_and_steps() {
+        for s in 0..90 {
+            assert_eq!(LINES[s], RAYS[0][s] | RAYS[1][s] | RAYS[2][s] | RAYS[3][s]);
+            assert_eq!(ELEPHANT_REACH[s], elephant_attacks(0, s));
+        }
+    }
+
+    #[test]
+    fn has_tests_each_point() {
+        let mask = (1u128 << 3) | (1u128 << 63) | (1u128 << 64) | (1u128 << 89);
+        for i in 0..128 {
+            assert_eq!(has(mask, i), mask & (1u128 << i) != 0, "point {i}");
+        }
+    }
 }
