@@ -16,8 +16,8 @@ use crate::moves::{Move, MoveList};
 use crate::piece::Role;
 use crate::square::Square;
 use crate::tables::{
-    ADVISOR_MASK, DIAG, HORSE_ATTACKERS_ANY, HORSE_BY_DIAG, KING_MASK, PAWN_ATTACKERS, PAWN_MASK,
-    RAYS,
+    ADVISOR_MASK, DIAG, ELEPHANT_MASK, HORSE_ATTACKERS_ANY, HORSE_BY_DIAG, KING_MASK,
+    PAWN_ATTACKERS, PAWN_MASK, RAYS,
 };
 
 /// The rank and file through each point, the point left out: the four rays together.
@@ -29,26 +29,6 @@ static LINES: [u128; 90] = {
         while i < 90 {
             if i != s && (i % 9 == s % 9 || i / 9 == s / 9) {
                 t[s] |= 1u128 << i;
-            }
-            i += 1;
-        }
-        s += 1;
-    }
-    t
-};
-
-/// The points an elephant on each point reaches on an empty board (on its own half).
-static ELEPHANT_REACH: [u128; 90] = {
-    let mut t = [0u128; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let deltas = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
-        let mut i = 0;
-        while i < 4 {
-            let (nf, nr) = (f + deltas[i].0, r + deltas[i].1);
-            if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 && (r <= 4) == (nr <= 4) {
-                t[s] |= 1u128 << (nr * 9 + nf);
             }
             i += 1;
         }
@@ -370,7 +350,7 @@ fn legal_groups_seen<const KING_FIRST: bool>(
     }
     for f in Indices(mine(Role::Elephant)) {
         let aim = safety.aim(f, wanted, meets);
-        if ELEPHANT_REACH[f] & aim != 0 {
+        if ELEPHANT_MASK[f] & aim != 0 {
             let all = elephant_attacks(occ, f) & aim;
             if all != 0 && emit(f, all) {
                 return true;
@@ -642,7 +622,7 @@ impl CheckSources {
             PAWN_MASK[us.index()][f]
         });
         reaching(&mut out, mine(Role::Advisor), s, |f| ADVISOR_MASK[f]);
-        reaching(&mut out, mine(Role::Elephant), s, |f| ELEPHANT_REACH[f]);
+        reaching(&mut out, mine(Role::Elephant), s, |f| ELEPHANT_MASK[f]);
         reaching(&mut out, mine(Role::King), s, |f| KING_MASK[f]);
         out
     }
@@ -790,7 +770,7 @@ mod tests {
     fn reach_tables_match_the_rays_and_steps() {
         for s in 0..90 {
             assert_eq!(LINES[s], RAYS[0][s] | RAYS[1][s] | RAYS[2][s] | RAYS[3][s]);
-            assert_eq!(ELEPHANT_REACH[s], elephant_attacks(0, s));
+            assert_eq!(ELEPHANT_MASK[s], elephant_attacks(0, s));
         }
     }
 

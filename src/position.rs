@@ -31,6 +31,8 @@ pub struct Undo {
     pub captured: Option<Piece>,
     halfmoves: u16,
     fullmoves: u16,
+    /// The hash before the move, restored rather than worked out again.
+    hash: u64,
 }
 
 /// Why a move cannot be played.
@@ -291,7 +293,8 @@ impl Position {
     }
 
     /// Plays `m`, which must be legal (or at least pseudo-legal), and returns what undoes it.
-    #[inline]
+    /// Inlined everywhere: a caller that drops the undo record then builds none of it.
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
         let piece = self
             .board
@@ -302,6 +305,7 @@ impl Position {
             captured,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
+            hash: self.hash,
         };
         let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
         if let Some(c) = captured {
@@ -322,7 +326,7 @@ impl Position {
     }
 
     /// Takes back `m`, played with `play_unchecked` that returned `undo`.
-    #[inline]
+    #[inline(always)]
     pub fn undo(&mut self, m: Move, undo: Undo) {
         self.turn = !self.turn;
         let piece = self
@@ -333,11 +337,7 @@ impl Position {
         if piece.role == Role::King {
             self.kings[piece.color.index()] = m.from;
         }
-        self.hash ^= zobrist::BLACK_TO_MOVE;
-        self.hash ^= zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
-        if let Some(c) = undo.captured {
-            self.hash ^= zobrist::piece_key(c, m.to);
-        }
+        self.hash = undo.hash;
         self.halfmoves = undo.halfmoves;
         // Restored, not decremented: the counter saturates at 65535.
         self.fullmoves = undo.fullmoves;

@@ -314,6 +314,9 @@ pub(crate) static HORSE_ATTACKERS_ANY: [u128; 90] = targets_mask(&HORSE_ATTACKER
 /// Elephant targets from each point, by eye (index into `DIAG`).
 pub(crate) static ELEPHANT_BY_EYE: [[u128; 4]; 90] = by_block(&ELEPHANT_T, &DIAG_T);
 
+/// Elephant targets on an empty board as masks.
+pub(crate) static ELEPHANT_MASK: [u128; 90] = targets_mask(&ELEPHANT_T);
+
 /// Advisor targets as masks.
 pub(crate) static ADVISOR_MASK: [u128; 90] = targets_mask(&ADVISOR_T);
 
