@@ -57,7 +57,7 @@ pub fn piece_moves(board: &Board, from: Square, role: Role, us: Color, out: &mut
 }
 
 /// Where a piece of `role` and `us` on `sq` could move or capture, own pieces included.
-#[inline]
+#[inline(always)]
 fn targets(occ: u128, sq: usize, role: Role, us: Color) -> u128 {
     match role {
         Role::Rook => rook_attacks(occ, sq),
@@ -561,7 +561,8 @@ impl CheckSources {
         let mine = |role: Role| own & board.role_mask(role);
         let mut s = CheckSources {
             lines: LINES[k],
-            rook: rook_attacks(occ, k),
+            // Filled in by the rays below, which find the same first pieces.
+            rook: 0,
             cannon: 0,
             horse: 0,
             pawn: PAWN_ATTACKERS[us.index()][k],
@@ -578,12 +579,12 @@ impl CheckSources {
         s.ray::<3>(occ, own, k, lines, cannons);
         let horses = mine(Role::Horse);
         for j in 0..4 {
-            let leg = bit(DIAG[k][j]);
-            if occ & leg == 0 {
+            let leg = DIAG[k][j];
+            if !has(occ, usize::from(leg)) {
                 s.horse |= HORSE_BY_DIAG[k][j];
             } else if horses & HORSE_BY_DIAG[k][j] != 0 {
-                s.uncover |= leg & own;
-                s.opens_leg |= leg & own;
+                s.uncover |= bit(leg) & own;
+                s.opens_leg |= bit(leg) & own;
             }
         }
         s
@@ -633,17 +634,20 @@ impl CheckSources {
         let ray = RAYS[D][k];
         let blockers = ray & occ;
         if blockers == 0 {
+            self.rook |= ray;
             return;
         }
         let b1 = first::<D>(blockers);
         let m1 = 1u128 << b1;
-        if cannons & m1 != 0 {
+        let beyond = RAYS[D][b1];
+        // A rook checks from the empty points up to the first piece and from its point.
+        self.rook |= ray ^ beyond;
+        if has(cannons, b1) {
             // Any piece put between would be the screen; the cannon itself may also step back
             // along the line behind the next piece.
-            self.screen |= ray ^ RAYS[D][b1] ^ m1;
+            self.screen |= ray ^ beyond ^ m1;
             self.uncover |= m1;
         }
-        let beyond = RAYS[D][b1];
         let rest = beyond & occ;
         if rest == 0 {
             self.cannon |= beyond;
@@ -653,12 +657,12 @@ impl CheckSources {
         let m2 = 1u128 << b2;
         // From beyond the first piece up to the second, a cannon would have one screen.
         self.cannon |= beyond ^ RAYS[D][b2];
-        if lines & m2 != 0 {
+        if has(lines, b2) {
             self.uncover |= m1 & own;
             self.opens_line |= m1 & own;
         }
         let rest = RAYS[D][b2] & occ;
-        if rest != 0 && cannons & (1u128 << first::<D>(rest)) != 0 {
+        if rest != 0 && has(cannons, first::<D>(rest)) {
             // Either of two screens leaving would leave exactly one.
             self.uncover |= (m1 | m2) & own;
             self.opens_line |= (m1 | m2) & own;
