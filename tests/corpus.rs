@@ -100,3 +100,55 @@ fn the_mate_bound_reaches_mates_by_seven_checks() {
         }
     }
 }
+
+/// Every corpus ruling, in full (the library's `Ruling` as JSON: moves, kinds, targets, lines,
+/// reasons, articles, search counts), is the one recorded in `tests/data/rulings.digest`, by a
+/// 64-bit FNV-1a digest per case. The corpus's own `expected` fields pin verdicts and labels;
+/// this pins the rest, so a change, or a build, that rules any case otherwise fails (one release
+/// build once ruled two cases otherwise than the debug build of the same source: BENCHMARKS.md,
+/// "Cheaper positions", step 4). After a deliberate ruling change (CHANGELOG's "Ruling
+/// changes"), write the file again with `QILI_BLESS_DIGESTS=1 cargo test --release --test it
+/// every_ruling_is_the_one_recorded` and review its diff.
+#[test]
+fn every_ruling_is_the_one_recorded() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases = qili::corpus::load(&root.join("cases"))
+        .unwrap_or_else(|e| panic!("cannot read the corpus: {e}"));
+    let digest = |text: &str| {
+        text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    };
+    let actual: String = cases
+        .iter()
+        .map(|c| {
+            let r = qili::corpus::run(c);
+            let json = serde_json::to_string(&r.ruling).expect("a ruling serialises");
+            format!("{} {:016x}\n", r.id, digest(&json))
+        })
+        .collect();
+    let path = root.join("tests/data/rulings.digest");
+    if std::env::var_os("QILI_BLESS_DIGESTS").is_some() {
+        std::fs::write(&path, &actual).expect("write tests/data/rulings.digest");
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap_or_default();
+    let recorded: std::collections::BTreeMap<&str, &str> =
+        recorded.lines().filter_map(|l| l.split_once(' ')).collect();
+    let moved: Vec<&str> = actual
+        .lines()
+        .filter(|l| {
+            l.split_once(' ')
+                .is_none_or(|(id, d)| recorded.get(id) != Some(&d))
+        })
+        .collect();
+    assert!(
+        moved.is_empty() && recorded.len() == cases.len(),
+        "{} of {} rulings differ from tests/data/rulings.digest ({} recorded); if the change is \
+         meant, bless with QILI_BLESS_DIGESTS=1 (see this test's doc):\n{}",
+        moved.len(),
+        cases.len(),
+        recorded.len(),
+        moved.join("\n")
+    );
+}

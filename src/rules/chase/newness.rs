@@ -97,11 +97,10 @@ impl Judge<'_> {
             ..q.clone()
         };
         // B's gain is worth as much as A's when at least this (every mate alike).
-        let worth = if settled(a_value) == MATE {
-            MATE / 2 + 1
-        } else {
-            a_value.max(1)
-        };
+        // One clamp, not a branch around `max(1)`: rustc 1.95's LLVM 22, hoisting that `max` out
+        // of its branch, kept the range the branch had proved for it and so dropped the mate
+        // case in some release builds (BENCHMARKS.md, "Cheaper positions", step 4).
+        let worth = a_value.clamp(1, MATE / 2 + 1);
         match cx.gaining_in_move(pos, &q) {
             // Above the floor the search's value is exact; at or below it, only a bound (a
             // colour-swapped board once read a bound just under a mate's value as a mate).
