@@ -56,6 +56,20 @@ pub fn piece_moves(board: &Board, from: Square, role: Role, us: Color, out: &mut
     push_all(from, targets(occ, from.index(), role, us) & !own, out);
 }
 
+/// Whether the piece of `role` and `us` on `from` may move to `to` by the rules of movement (a
+/// move [`piece_moves`] lists), without listing them.
+#[inline]
+pub(crate) fn piece_reaches(
+    board: &Board,
+    from: Square,
+    role: Role,
+    us: Color,
+    to: Square,
+) -> bool {
+    let reach = targets(board.occupied(), from.index(), role, us) & !board.color_mask(us);
+    has(reach, to.index())
+}
+
 /// Where a piece of `role` and `us` on `sq` could move or capture, own pieces included.
 #[inline(always)]
 fn targets(occ: u128, sq: usize, role: Role, us: Color) -> u128 {
@@ -510,6 +524,12 @@ pub fn any_legal(board: &Board, us: Color, king: Square) -> bool {
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
 #[inline]
 pub fn keeps_king_safe(board: &mut Board, us: Color, king: Square, m: Move) -> bool {
+    safe_move(board, us, king, m)
+}
+
+/// As [`keeps_king_safe`], worked out on the masks of `board` as it stands (nothing is played).
+#[inline]
+pub(crate) fn safe_move(board: &Board, us: Color, king: Square, m: Move) -> bool {
     let threats = Threats::of(board, !us);
     safe_after(
         board.occupied(),

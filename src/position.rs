@@ -259,9 +259,7 @@ impl Position {
                 from: m.from,
                 turn: self.turn,
             })?;
-        let mut pseudo = MoveList::new();
-        movegen::piece_moves(&self.board, m.from, piece.role, piece.color, &mut pseudo);
-        if !pseudo.contains(&m) {
+        if !movegen::piece_reaches(&self.board, m.from, piece.role, piece.color, m.to) {
             return Err(IllegalMove::NotAMove {
                 role: piece.role.name(),
                 turn: self.turn,
@@ -269,8 +267,7 @@ impl Position {
                 to: m.to,
             });
         }
-        let mut scratch = self.board;
-        if !movegen::keeps_king_safe(&mut scratch, self.turn, self.king(self.turn), m) {
+        if !movegen::safe_move(&self.board, self.turn, self.king(self.turn), m) {
             return Err(IllegalMove::KingLeftAttacked {
                 mv: m,
                 turn: self.turn,
