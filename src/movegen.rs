@@ -521,15 +521,10 @@ pub fn any_legal(board: &Board, us: Color, king: Square) -> bool {
     legal_groups_seen::<false>(board, us, king, !0, &threats, &safety, |_, _| true)
 }
 
-/// Whether playing the pseudo-legal `m` leaves `us`'s king safe. `board` is restored afterwards.
+/// Whether playing the pseudo-legal `m` leaves `us`'s king safe, worked out on the masks of
+/// `board` as it stands (nothing is played).
 #[inline]
-pub fn keeps_king_safe(board: &mut Board, us: Color, king: Square, m: Move) -> bool {
-    safe_move(board, us, king, m)
-}
-
-/// As [`keeps_king_safe`], worked out on the masks of `board` as it stands (nothing is played).
-#[inline]
-pub(crate) fn safe_move(board: &Board, us: Color, king: Square, m: Move) -> bool {
+pub fn keeps_king_safe(board: &Board, us: Color, king: Square, m: Move) -> bool {
     let threats = Threats::of(board, !us);
     safe_after(
         board.occupied(),

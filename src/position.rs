@@ -267,7 +267,7 @@ impl Position {
                 to: m.to,
             });
         }
-        if !movegen::safe_move(&self.board, self.turn, self.king(self.turn), m) {
+        if !movegen::keeps_king_safe(&self.board, self.turn, self.king(self.turn), m) {
             return Err(IllegalMove::KingLeftAttacked {
                 mv: m,
                 turn: self.turn,

@@ -63,16 +63,14 @@ fn legal_moves_match_fairy_stockfish() {
             per_piece.extend(pos.legal_moves_from(from));
         }
         assert_eq!(&sorted(&per_piece), want, "{fen}: legal_moves_from");
-        let mut scratch = *pos.board();
         for m in &pseudo {
             let legal = want.contains(&m.to_string());
             assert_eq!(pos.is_legal(*m), legal, "{fen}: {m}");
             assert_eq!(
-                movegen::keeps_king_safe(&mut scratch, us, king, *m),
+                movegen::keeps_king_safe(pos.board(), us, king, *m),
                 legal,
                 "{fen}: {m}"
             );
-            assert_eq!(scratch, *pos.board());
         }
         assert_eq!(pos.has_legal_move(), !want.is_empty(), "{fen}");
     }
