@@ -215,8 +215,9 @@ struct State {
     late: Material,
     /// The target's point, `None` once it has been captured.
     target: Option<Square>,
-    /// Where the pieces of `Query::forbid` stand, `None` once they have moved.
-    forbid: [Option<Square>; 4],
+    /// Which pieces of `Query::forbid` (bit `i` for entry `i`) still stand on their points:
+    /// cleared once they move (a bit, not their points: they never stand anywhere else).
+    forbid: u8,
     /// Points the line's moves have left or entered.
     touched: u128,
     checks: u8,
@@ -233,6 +234,10 @@ struct Searcher<'q, 'c> {
     cx: &'c mut Context,
     root: Color,
     budget: Budget,
+    /// The points of `Query::forbid`'s pieces.
+    forbid_at: u128,
+    /// The points the opponent's standing captures of the frame (`Frame::Standing`) are on.
+    standing_to: u128,
     pv: [Line; MAX_PLY + 1],
     /// The move that last cut the search off at each ply, tried first at the next position there
     /// (the same refutation usually works again; the order changes no value).
@@ -454,10 +459,7 @@ pub struct Probe {
 }
 
 fn root_state(q: &Query) -> State {
-    let mut forbid = [None; 4];
-    for (slot, f) in forbid.iter_mut().zip(&q.forbid) {
-        *slot = Some(f.victim);
-    }
+    let forbid = (1u8 << q.forbid.len()) - 1;
     State {
         bal: Material::ZERO,
         late: Material::ZERO,
@@ -526,12 +528,6 @@ fn status(memo: &Memo, pos: &Position) -> (bool, bool) {
     movegen::status(pos.board(), us, pos.king(us))
 }
 
-/// The points of the pieces the side to move may not capture that still stand there (every
-/// one of them: a mate resting on any offered piece is not counted).
-fn forbidden(state: &State) -> u128 {
-    state.forbid.iter().flatten().fold(0, |m, sq| m | sq.mask())
-}
-
 impl<'q, 'c> Searcher<'q, 'c> {
     /// A search of `pos` under `q`, with its own position budget.
     fn new(cx: &'c mut Context, pos: &Position, q: &'q Query) -> Searcher<'q, 'c> {
@@ -540,6 +536,11 @@ impl<'q, 'c> Searcher<'q, 'c> {
             cx,
             root: pos.turn(),
             budget: Budget::new(q.limits.nodes),
+            forbid_at: q.forbid.iter().fold(0, |m, f| m | f.victim.mask()),
+            standing_to: match &q.frame {
+                Frame::Before => 0,
+                Frame::Standing { standing, .. } => standing.iter().fold(0, |m, t| m | t.to.mask()),
+            },
             pv: Default::default(),
             killers: [None; MAX_PLY + 1],
         }
@@ -574,9 +575,10 @@ impl<'q, 'c> Searcher<'q, 'c> {
         // Beyond the plies a line goes on only to complete the exchange on the point of its last
         // capture (2011 24.3: net after a complete exchange): no line ends on a capture that the
         // other side could answer there with a winning recapture.
-        let completing = match last {
-            Some((m, _)) if ply >= plies && ply < MAX_PLY && state.captured => Some(m.to),
-            _ => None,
+        let completing = if ply >= plies && ply < MAX_PLY && state.captured {
+            last.map(|(m, _)| m.to)
+        } else {
+            None
         };
         let horizon = ply >= plies && completing.is_none();
         let mut moves = MoveList::new();
@@ -638,7 +640,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
         // that line is not searched, so the cut can only understate.)
         let last_chance = hunting && ours && ply + 2 >= plies && alpha >= 0;
         if horizon {
-            if mate_ends && self.mates(pos, last, ours, forbidden(&state)) {
+            if mate_ends && self.mates(pos, last, ours, self.forbidden(&state)) {
                 return MATE - ply as i32 - 1;
             }
             return if in_check { stand } else { best };
@@ -696,7 +698,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
             }
         }
         let (best, _) = bounds;
-        if mate_ends && best < beta && self.mates(pos, last, ours, forbidden(&state)) {
+        if mate_ends && best < beta && self.mates(pos, last, ours, self.forbidden(&state)) {
             self.pv[ply].clear();
             return MATE - ply as i32 - 1;
         }
@@ -756,9 +758,11 @@ impl<'q, 'c> Searcher<'q, 'c> {
                 next.target = Some(m.to);
             }
             // An offered piece that moves away is no longer the piece offered.
-            for f in &mut next.forbid {
-                if *f == Some(m.from) {
-                    *f = None;
+            if next.forbid != 0 && self.forbid_at & m.from.mask() != 0 {
+                for (i, f) in self.q.forbid.iter().enumerate() {
+                    if f.victim == m.from {
+                        next.forbid &= !(1 << i);
+                    }
                 }
             }
         }
@@ -771,11 +775,9 @@ impl<'q, 'c> Searcher<'q, 'c> {
             let (head, tail) = self.pv.split_at_mut(ply + 1);
             head[ply].clear();
             head[ply].push(m);
-            for &x in &tail[0] {
-                if head[ply].try_push(x).is_err() {
-                    break;
-                }
-            }
+            let below = &tail[0][..tail[0].len().min(MAX_PLY - 1)];
+            // Cannot fail: the line holds one move.
+            let _ = head[ply].try_extend_from_slice(below);
             *alpha = (*alpha).max(v);
             if *alpha >= beta {
                 self.killers[ply] = Some(m);
@@ -906,9 +908,7 @@ impl<'q, 'c> Searcher<'q, 'c> {
         match &self.q.frame {
             Frame::Before => true,
             // A piece the opponent already threatened stays threatened, by whatever route.
-            Frame::Standing { standing, .. } => {
-                !(untouched(m.to) && standing.iter().any(|t| t.to == m.to))
-            }
+            Frame::Standing { .. } => !(untouched(m.to) && self.standing_to & m.to.mask() != 0),
         }
     }
 
@@ -925,11 +925,23 @@ impl<'q, 'c> Searcher<'q, 'c> {
     /// Whether the query bars the side to move's capture `m` (an offered piece, 26.9).
     fn barred(&self, m: Move, state: &State) -> bool {
         let untouched = |sq: Square| state.touched & sq.mask() == 0;
+        state.forbid != 0
+            && self.q.forbid.iter().enumerate().any(|(i, f)| {
+                state.forbid & (1 << i) != 0
+                    && f.victim == m.to
+                    && f.by.is_none_or(|by| by == m.from && untouched(by))
+            })
+    }
+
+    /// The points of the pieces the side to move may not capture that still stand there (every
+    /// one of them: a mate resting on any offered piece is not counted).
+    fn forbidden(&self, state: &State) -> u128 {
         self.q
             .forbid
             .iter()
-            .zip(&state.forbid)
-            .any(|(f, at)| *at == Some(m.to) && f.by.is_none_or(|by| by == m.from && untouched(by)))
+            .enumerate()
+            .filter(|&(i, _)| state.forbid & (1 << i) != 0)
+            .fold(0, |m, (_, f)| m | f.victim.mask())
     }
 
     /// Whether the side to move forces mate by checks here, and the mate is the line's doing:
