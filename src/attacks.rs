@@ -7,7 +7,7 @@
 use crate::board::Board;
 use crate::color::Color;
 use crate::piece::{Piece, Role};
-use crate::square::Square;
+use crate::square::{Square, bit_at};
 use crate::tables::{
     ADVISOR, DIAG, DIRECTIONS, ELEPHANT, ELEPHANT_BY_EYE, HORSE, HORSE_ATTACKERS,
     HORSE_ATTACKERS_ANY, HORSE_BY_DIAG, HORSE_BY_LEG, KING, ORTHO, PAWN, PAWN_ATTACKERS, RAYS,
@@ -118,7 +118,7 @@ pub(crate) fn moved_checks(
     role: Role,
     king: Square,
 ) -> bool {
-    let (f, t) = (1u128 << from.index(), 1u128 << to.index());
+    let (f, t) = (from.mask(), to.mask());
     let occ = (occ & !f) | t;
     let mut threats = threats.without(f);
     match role {
@@ -146,7 +146,7 @@ pub(crate) fn has(mask: u128, i: usize) -> bool {
 /// The mask of point `i`, empty for the off-board index `NONE`.
 #[inline(always)]
 pub(crate) const fn bit(i: u8) -> u128 {
-    1u128 << i
+    bit_at(i as usize)
 }
 
 /// The nearest point of a non-empty `mask` of points on a ray in direction `D` (see `DIRECTIONS`):
@@ -183,12 +183,12 @@ fn cannon_ray<const D: usize>(occ: u128, sq: usize) -> u128 {
     }
     let screen = first::<D>(blockers);
     let beyond = RAYS[D][screen];
-    let quiet = ray ^ beyond ^ (1u128 << screen);
+    let quiet = ray ^ beyond ^ bit_at(screen);
     let behind = beyond & occ;
     if behind == 0 {
         quiet
     } else {
-        quiet | 1u128 << first::<D>(behind)
+        quiet | bit_at(first::<D>(behind))
     }
 }
 

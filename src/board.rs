@@ -2,7 +2,7 @@
 
 use crate::color::Color;
 use crate::piece::{Piece, Role};
-use crate::square::Square;
+use crate::square::{Square, bit_at};
 
 /// What stands on each of the 90 points. Plain data, cheap to copy.
 ///
@@ -41,7 +41,7 @@ impl Board {
     #[inline]
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
         let i = sq.index();
-        let bit = 1u128 << i;
+        let bit = bit_at(i);
         if let Some(old) = self.squares[i] {
             self.by_color[old.color.index()] &= !bit;
             self.by_role[old.role.index()] &= !bit;
@@ -132,12 +132,12 @@ impl Board {
     pub(crate) fn move_piece(&mut self, piece: Piece, from: Square, to: Square) -> Option<Piece> {
         let (f, t) = (from.index(), to.index());
         let captured = self.squares[t];
-        let to_bit = 1u128 << t;
+        let to_bit = bit_at(t);
         if let Some(c) = captured {
             self.by_color[c.color.index()] &= !to_bit;
             self.by_role[c.role.index()] &= !to_bit;
         }
-        let both = (1u128 << f) | to_bit;
+        let both = bit_at(f) | to_bit;
         self.by_color[piece.color.index()] ^= both;
         self.by_role[piece.role.index()] ^= both;
         self.squares[t] = Some(piece);
@@ -155,8 +155,8 @@ impl Board {
         captured: Option<Piece>,
     ) {
         let (f, t) = (from.index(), to.index());
-        let to_bit = 1u128 << t;
-        let both = (1u128 << f) | to_bit;
+        let to_bit = bit_at(t);
+        let both = bit_at(f) | to_bit;
         self.by_color[piece.color.index()] ^= both;
         self.by_role[piece.role.index()] ^= both;
         if let Some(c) = captured {

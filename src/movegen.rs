@@ -14,7 +14,7 @@ use crate::board::{Board, Squares, next_index};
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::piece::Role;
-use crate::square::Square;
+use crate::square::{Square, bit_at};
 use crate::tables::{
     ADVISOR_MASK, DIAG, ELEPHANT_MASK, HORSE_ATTACKERS_ANY, HORSE_BY_DIAG, KING_MASK,
     PAWN_ATTACKERS, PAWN_MASK, RAYS,
@@ -214,7 +214,7 @@ impl Safety {
         }
         let blockers = ray & occ;
         let b1 = first::<D>(blockers);
-        let m1 = 1u128 << b1;
+        let m1 = bit_at(b1);
         if has(t.lines, b1) {
             self.check(1, ray ^ RAYS[D][b1], m1);
             return;
@@ -230,7 +230,7 @@ impl Safety {
         }
         let b2 = first::<D>(rest);
         if has(t.cannons, b2) {
-            let m2 = 1u128 << b2;
+            let m2 = bit_at(b2);
             self.check(1, (ray ^ RAYS[D][b2]) & !m1, m2);
             self.free |= m1;
             self.free_at = b1;
@@ -243,7 +243,7 @@ impl Safety {
         let rest = RAYS[D][b2] & occ;
         if rest != 0 && has(t.cannons, first::<D>(rest)) {
             // Either screen leaving would leave exactly one.
-            self.pinned |= m1 | 1u128 << b2;
+            self.pinned |= m1 | bit_at(b2);
         }
     }
 }
@@ -251,8 +251,8 @@ impl Safety {
 /// Whether the king on `king` is safe after moving `from` to `to` with the board occupied as `occ`.
 #[inline]
 fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats) -> bool {
-    let to_bit = 1u128 << to;
-    let occ = (occ & !(1u128 << from)) | to_bit;
+    let to_bit = bit_at(to);
+    let occ = (occ & !bit_at(from)) | to_bit;
     let k = if from == king { to } else { king };
     !threats.without(to_bit).attack(occ, k)
 }
@@ -294,7 +294,7 @@ fn legal_groups_seen<const KING_FIRST: bool>(
         let mut ok = 0;
         for to in Indices(KING_MASK[k] & !own & onto) {
             if safe_after(occ, k, k, to, threats) {
-                ok |= 1u128 << to;
+                ok |= bit_at(to);
                 // Asked for any one legal move: one step will do.
                 if KING_FIRST {
                     break;
@@ -316,7 +316,7 @@ fn legal_groups_seen<const KING_FIRST: bool>(
             let to = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             if safe_after(occ, k, f, to, threats) {
-                ok |= 1u128 << to;
+                ok |= bit_at(to);
             }
         }
         ok != 0 && visit(f, ok)
@@ -545,7 +545,7 @@ pub fn retain_legal(board: &Board, us: Color, king: Square, moves: &mut MoveList
         let (f, t) = (m.from.index(), m.to.index());
         let risky = safety.in_check
             || f == k
-            || (safety.pinned | safety.screens) & ((1u128 << f) | (1u128 << t)) != 0;
+            || (safety.pinned | safety.screens) & (bit_at(f) | bit_at(t)) != 0;
         !risky || safe_after(occ, k, f, t, &threats)
     });
 }
@@ -653,7 +653,7 @@ impl CheckSources {
             return;
         }
         let b1 = first::<D>(blockers);
-        let m1 = 1u128 << b1;
+        let m1 = bit_at(b1);
         let beyond = RAYS[D][b1];
         // A rook checks from the empty points up to the first piece and from its point.
         self.rook |= ray ^ beyond;
@@ -669,7 +669,7 @@ impl CheckSources {
             return;
         }
         let b2 = first::<D>(rest);
-        let m2 = 1u128 << b2;
+        let m2 = bit_at(b2);
         // From beyond the first piece up to the second, a cannon would have one screen.
         self.cannon |= beyond ^ RAYS[D][b2];
         if has(lines, b2) {
@@ -688,7 +688,7 @@ impl CheckSources {
 /// The ray from the king's point `k` that holds point `f` (empty if none does).
 #[inline]
 fn line_through(k: usize, f: usize) -> u128 {
-    let fb = 1u128 << f;
+    let fb = bit_at(f);
     RAYS.iter().map(|r| r[k]).find(|r| r & fb != 0).unwrap_or(0)
 }
 
@@ -701,7 +701,7 @@ fn reaching(out: &mut u128, pieces: u128, wanted: u128, reach: impl Fn(usize) ->
     }
     for f in Indices(pieces & !*out) {
         if wanted & reach(f) != 0 {
-            *out |= 1u128 << f;
+            *out |= bit_at(f);
         }
     }
 }
@@ -726,7 +726,7 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
         let uncovers = has(src.uncover, f);
         let wanted = direct | src.screen;
         // The enemy king's point is no destination, whatever a position built by hand holds.
-        let mut to = targets(occ, f, piece.role, us) & !own & !(1u128 << theirs.index());
+        let mut to = targets(occ, f, piece.role, us) & !own & !theirs.mask();
         if !uncovers {
             to &= wanted;
         }
@@ -751,7 +751,7 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
         let sure = lands | opens;
         for dest in Squares(to) {
             let t = dest.index();
-            let tb = 1u128 << t;
+            let tb = bit_at(t);
             let checks = sure & tb != 0 || moved_checks(mine, occ, from, dest, piece.role, theirs);
             if !checks {
                 continue;

@@ -15,6 +15,24 @@ use std::str::FromStr;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
+/// One-bit masks by point index: a load is fewer instructions than a 128-bit shift by a variable
+/// amount (two shifts and two conditional moves), and the masks are made at every move and test.
+static BITS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
+/// The one-bit mask of point `i` (0–127; larger indices wrap, which no caller passes).
+#[inline(always)]
+pub(crate) const fn bit_at(i: usize) -> u128 {
+    BITS[i & 127]
+}
+
 /// Why a square name was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid square {0:?}: expected a file a–i and a rank 0–9, like \"e0\"")]
@@ -60,7 +78,7 @@ impl Square {
     /// The point as a one-bit board mask (bit `index`).
     #[inline]
     pub const fn mask(self) -> u128 {
-        1u128 << self.0
+        bit_at(self.0 as usize)
     }
 
     /// File 0–8 (`a`–`i`).
