@@ -110,6 +110,11 @@ pub(crate) struct Safety {
     pub free: u128,
     /// The checking pieces.
     pub checker: u128,
+    /// Of `checker`, those whose capture may leave the king attacked: a rook (or the king)
+    /// checking along a line with an enemy cannon beyond it, whose taker may become that
+    /// cannon's screen. Taking any other single checker is safe for a piece neither pinned nor
+    /// the checking cannon's screen.
+    retake: u128,
     /// Under a single cannon check, the point of `free` (a point off the board otherwise): a
     /// plain comparison for the generator's test of each piece.
     free_at: usize,
@@ -127,6 +132,7 @@ impl Safety {
             evasion: 0,
             free: 0,
             checker: 0,
+            retake: 0,
             free_at: usize::MAX,
         };
         let sliders = threats.lines | threats.cannons;
@@ -167,13 +173,14 @@ impl Safety {
     /// and so must be played out. Out of check: all if the piece guards the king (pinned), else
     /// the points where it would become a cannon's screen. Under a single check a piece that is
     /// neither pinned nor the checking cannon's screen meets the check by blocking or taking, so
-    /// only landing as a cannon's screen, taking the checker (a rook can screen for a cannon
-    /// behind it) or not meeting the check at all; under a double check, all.
+    /// only landing as a cannon's screen, taking a checking rook with a cannon behind it (the
+    /// taker may be its screen, [`Safety::retake`]) or not meeting the check at all; under a
+    /// double check, all.
     #[inline(always)]
     fn risky(&self, f: usize) -> u128 {
         if self.in_check {
             if self.checkers == 1 && !has(self.pinned | self.free, f) {
-                self.screens | self.checker | !self.evasion
+                self.screens | self.retake | !self.evasion
             } else {
                 !0
             }
@@ -215,11 +222,14 @@ impl Safety {
         let blockers = ray & occ;
         let b1 = first::<D>(blockers);
         let m1 = bit_at(b1);
+        let after1 = RAYS[D][b1];
         if has(t.lines, b1) {
-            self.check(1, ray ^ RAYS[D][b1], m1);
+            self.check(1, ray ^ after1, m1);
+            if after1 & t.cannons != 0 {
+                self.retake |= m1;
+            }
             return;
         }
-        let after1 = RAYS[D][b1];
         if has(t.cannons, b1) {
             // Any piece put between would be the screen.
             self.screens |= ray ^ after1 ^ m1;
@@ -257,12 +267,19 @@ fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats)
     !threats.without(to_bit).attack(occ, k)
 }
 
+/// Where [`legal_groups_seen`] puts the king's steps: last (the generators' order).
+const KING_LAST: u8 = 0;
+/// First, and their group may hold only the first safe one (asked for any one legal move).
+const KING_FIRST: u8 = 1;
+/// Nowhere (asked for any one legal move, the king's steps already found unsafe).
+const KING_NEVER: u8 = 2;
+
 /// Visits the legal moves of `us` with the king on `king` onto the points of `onto`, as (from,
 /// targets) groups that are all legal, so counting needs no list. `visit` returns true to stop
-/// early, and then so does this function. `KING_FIRST` asks for any one legal move: the king's
-/// steps come first and their group may hold only the first safe one.
+/// early, and then so does this function. `KING` says where the king's steps go
+/// ([`KING_LAST`], [`KING_FIRST`], [`KING_NEVER`]).
 #[inline(always)]
-fn legal_groups<const KING_FIRST: bool>(
+fn legal_groups<const KING: u8>(
     board: &Board,
     us: Color,
     king: Square,
@@ -271,12 +288,12 @@ fn legal_groups<const KING_FIRST: bool>(
 ) -> bool {
     let threats = Threats::of(board, !us);
     let safety = Safety::of(board.occupied(), king.index(), &threats);
-    legal_groups_seen::<KING_FIRST>(board, us, king, onto, &threats, &safety, visit)
+    legal_groups_seen::<KING>(board, us, king, onto, &threats, &safety, visit)
 }
 
 /// As [`legal_groups`], with the enemy's threats and the look around the king already taken.
 #[inline(always)]
-fn legal_groups_seen<const KING_FIRST: bool>(
+fn legal_groups_seen<const KING: u8>(
     board: &Board,
     us: Color,
     king: Square,
@@ -296,14 +313,14 @@ fn legal_groups_seen<const KING_FIRST: bool>(
             if safe_after(occ, k, k, to, threats) {
                 ok |= bit_at(to);
                 // Asked for any one legal move: one step will do.
-                if KING_FIRST {
+                if KING == KING_FIRST {
                     break;
                 }
             }
         }
         ok != 0 && visit(k, ok)
     };
-    if KING_FIRST && king_moves(&mut visit) {
+    if KING == KING_FIRST && king_moves(&mut visit) {
         return true;
     }
     // Moves that may expose the king are tried; the rest are legal as they are. `all` is the
@@ -377,7 +394,7 @@ fn legal_groups_seen<const KING_FIRST: bool>(
             return true;
         }
     }
-    if !KING_FIRST && king_moves(&mut visit) {
+    if KING == KING_LAST && king_moves(&mut visit) {
         return true;
     }
     false
@@ -414,7 +431,7 @@ impl Iterator for Indices {
 
 /// Appends the legal moves of `us`, whose king is on `king`.
 pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
-    legal_groups::<false>(board, us, king, !0, |from, to| {
+    legal_groups::<KING_LAST>(board, us, king, !0, |from, to| {
         if let Some(from) = Square::from_index(from) {
             push_all(from, to, out);
         }
@@ -427,7 +444,7 @@ pub fn legal(board: &Board, us: Color, king: Square, out: &mut MoveList) {
 /// usually stop at the first move. (Tried: the king's steps first made the corpus's searches
 /// visit 16 % more positions.)
 pub fn find_legal(board: &Board, us: Color, king: Square, visit: impl FnMut(Move) -> bool) -> bool {
-    legal_groups::<false>(board, us, king, !0, one_by_one(visit))
+    legal_groups::<KING_LAST>(board, us, king, !0, one_by_one(visit))
 }
 
 /// A group visitor that hands a group's moves to `visit` one by one, until it says stop.
@@ -453,14 +470,14 @@ pub fn find_evasion(
     let safety = Safety::of(board.occupied(), king.index(), &threats);
     let mut each = one_by_one(visit);
     let checker = safety.checker;
-    legal_groups_seen::<false>(board, us, king, checker, &threats, &safety, &mut each)
-        || legal_groups_seen::<false>(board, us, king, !checker, &threats, &safety, &mut each)
+    legal_groups_seen::<KING_LAST>(board, us, king, checker, &threats, &safety, &mut each)
+        || legal_groups_seen::<KING_LAST>(board, us, king, !checker, &threats, &safety, &mut each)
 }
 
 /// Appends the legal captures of `us`, whose king is on `king` (the enemy king is no target).
 pub fn legal_captures(board: &Board, us: Color, king: Square, out: &mut MoveList) {
     let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
-    legal_groups::<false>(board, us, king, enemy, |from, to| {
+    legal_groups::<KING_LAST>(board, us, king, enemy, |from, to| {
         if let Some(from) = Square::from_index(from) {
             push_all(from, to, out);
         }
@@ -474,7 +491,7 @@ pub fn status(board: &Board, us: Color, king: Square) -> (bool, bool) {
     let threats = Threats::of(board, !us);
     let safety = Safety::of(board.occupied(), king.index(), &threats);
     let any = (!safety.in_check && any_untried(board, us, &safety))
-        || legal_groups_seen::<true>(board, us, king, !0, &threats, &safety, |_, _| true);
+        || legal_groups_seen::<KING_FIRST>(board, us, king, !0, &threats, &safety, |_, _| true);
     (safety.in_check, any)
 }
 
@@ -496,14 +513,14 @@ pub fn captures_or_evasions(
         false
     };
     if safety.in_check {
-        legal_groups_seen::<false>(board, us, king, !0, &threats, &safety, &mut push);
+        legal_groups_seen::<KING_LAST>(board, us, king, !0, &threats, &safety, &mut push);
         return (true, !out.is_empty());
     }
     let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
-    legal_groups_seen::<false>(board, us, king, enemy, &threats, &safety, &mut push);
+    legal_groups_seen::<KING_LAST>(board, us, king, enemy, &threats, &safety, &mut push);
     let any = !out.is_empty()
         || any_untried(board, us, &safety)
-        || legal_groups_seen::<true>(board, us, king, !0, &threats, &safety, |_, _| true);
+        || legal_groups_seen::<KING_FIRST>(board, us, king, !0, &threats, &safety, |_, _| true);
     (false, any)
 }
 
@@ -513,12 +530,12 @@ pub fn any_legal(board: &Board, us: Color, king: Square) -> bool {
     let occ = board.occupied();
     let k = king.index();
     // The king's steps first, the likeliest way out of a check; they need no look around the
-    // king, which is taken only when none is safe (the king's steps then come last again).
+    // king, which is taken only when none is safe (and then they are not tried again).
     if Indices(KING_MASK[k] & !board.color_mask(us)).any(|to| safe_after(occ, k, k, to, &threats)) {
         return true;
     }
     let safety = Safety::of(occ, k, &threats);
-    legal_groups_seen::<false>(board, us, king, !0, &threats, &safety, |_, _| true)
+    legal_groups_seen::<KING_NEVER>(board, us, king, !0, &threats, &safety, |_, _| true)
 }
 
 /// Whether playing the pseudo-legal `m` leaves `us`'s king safe, worked out on the masks of
@@ -774,7 +791,7 @@ pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut 
 /// Counts the legal moves without storing them (perft's last ply).
 pub fn count_legal(board: &Board, us: Color, king: Square) -> usize {
     let mut n = 0;
-    legal_groups::<false>(board, us, king, !0, |_, to| {
+    legal_groups::<KING_LAST>(board, us, king, !0, |_, to| {
         n += to.count_ones() as usize;
         false
     });
