@@ -61,7 +61,7 @@ impl Threats {
     }
 
     /// Whether these pieces attack point `sq` (0–89) with the board occupied as `occ`.
-    #[inline]
+    #[inline(always)]
     pub fn attack(&self, occ: u128, sq: usize) -> bool {
         if self.pawns & PAWN_ATTACKERS[self.color.index()][sq] != 0 {
             return true;
