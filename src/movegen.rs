@@ -122,7 +122,7 @@ pub(crate) struct Safety {
 
 impl Safety {
     /// Looks around the king of `threats`' opponent on `king`.
-    #[inline]
+    #[inline(always)]
     pub fn of(occ: u128, king: usize, threats: &Threats) -> Safety {
         let mut s = Safety {
             in_check: false,
