@@ -259,7 +259,7 @@ impl Safety {
 }
 
 /// Whether the king on `king` is safe after moving `from` to `to` with the board occupied as `occ`.
-#[inline]
+#[inline(always)]
 fn safe_after(occ: u128, king: usize, from: usize, to: usize, threats: &Threats) -> bool {
     let to_bit = bit_at(to);
     let occ = (occ & !bit_at(from)) | to_bit;
