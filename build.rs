@@ -34,6 +34,23 @@ fn compile_proto() -> Result<(), Box<dyn std::error::Error>> {
             "crate::service::pb::AdjudicateRequest",
         )
         .build_client(true)
+        .build_server(false)
+        .compile_fds(compiler.file_descriptor_set())?;
+
+    // The server apart, over the messages above, but for the replies that carry a ruling: the
+    // server writes those from the library's ruling (src/service/pb/reply.rs), on the same wire.
+    let server_dir = out_dir.join("server");
+    std::fs::create_dir_all(&server_dir)?;
+    tonic_prost_build::configure()
+        .out_dir(&server_dir)
+        .extern_path(".qili.v1", "crate::service::pb")
+        .extern_path(".qili.v1.Ruling", "crate::service::pb::Reply")
+        .extern_path(
+            ".qili.v1.AdjudicateStreamResponse",
+            "crate::service::pb::StreamReply",
+        )
+        .extern_path(".qili.v1.GameStatus", "crate::service::pb::StatusReply")
+        .build_client(false)
         .build_server(true)
         .compile_fds(compiler.file_descriptor_set())?;
 

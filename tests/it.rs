@@ -27,5 +27,6 @@ mod properties;
 mod readme;
 mod records;
 mod referee;
+mod reply;
 mod service;
 mod watch;

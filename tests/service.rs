@@ -527,8 +527,11 @@ async fn the_handler_honours_a_shorter_client_deadline() {
     let mut r = Request::new(request("patient", RED_CHECKS.0, RED_CHECKS.1));
     r.metadata_mut()
         .insert("grpc-timeout", "10S".parse().expect("ascii"));
-    let ruling = service.adjudicate(r).await.expect("client deadline 10 s");
-    assert_eq!(ruling.into_inner().verdict(), pb::Verdict::RedLoses);
+    let reply = service.adjudicate(r).await.expect("client deadline 10 s");
+    // The server writes the reply; a client reads it as the generated `Ruling`.
+    let ruling =
+        <pb::Ruling as prost::Message>::decode(reply.into_inner().as_bytes()).expect("a Ruling");
+    assert_eq!(ruling.verdict(), pb::Verdict::RedLoses);
 }
 
 #[tokio::test]

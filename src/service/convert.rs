@@ -54,7 +54,7 @@ impl Wanted {
     }
 
     /// Whether the texts are wanted in `lang`.
-    fn says(self, lang: Lang) -> bool {
+    pub(crate) fn says(self, lang: Lang) -> bool {
         match lang {
             Lang::Zh => self.language != pb::Language::En,
             Lang::En => self.language != pb::Language::Zh,
@@ -165,7 +165,8 @@ fn by_side(b: Option<&pb::BySide>) -> BySide<bool> {
     })
 }
 
-fn u32_of(n: usize) -> u32 {
+/// `n` as a message's uint32, saturated.
+pub(crate) fn u32_of(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
@@ -252,7 +253,7 @@ pub fn color(c: Color) -> pb::Color {
     }
 }
 
-fn role(r: Role) -> pb::Role {
+pub(crate) fn role(r: Role) -> pb::Role {
     match r {
         Role::King => pb::Role::King,
         Role::Advisor => pb::Role::Advisor,
@@ -288,7 +289,7 @@ pub fn pattern(p: Pattern) -> pb::Pattern {
     }
 }
 
-fn move_kind(k: MoveKind) -> pb::MoveKind {
+pub(crate) fn move_kind(k: MoveKind) -> pb::MoveKind {
     match k {
         MoveKind::Idle => pb::MoveKind::Idle,
         MoveKind::Chase => pb::MoveKind::Chase,
@@ -297,7 +298,7 @@ fn move_kind(k: MoveKind) -> pb::MoveKind {
     }
 }
 
-fn idle_kind(k: IdleKind) -> pb::IdleKind {
+pub(crate) fn idle_kind(k: IdleKind) -> pb::IdleKind {
     match k {
         IdleKind::Exchange => pb::IdleKind::Exchange,
         IdleKind::Sacrifice => pb::IdleKind::Sacrifice,
@@ -306,7 +307,7 @@ fn idle_kind(k: IdleKind) -> pb::IdleKind {
     }
 }
 
-fn protection(p: Protection) -> pb::Protection {
+pub(crate) fn protection(p: Protection) -> pb::Protection {
     match p {
         Protection::Protected => pb::Protection::Protected,
         Protection::Unprotected => pb::Protection::Unprotected,
@@ -316,7 +317,7 @@ fn protection(p: Protection) -> pb::Protection {
     }
 }
 
-fn means(m: Means) -> pb::Means {
+pub(crate) fn means(m: Means) -> pb::Means {
     match m {
         Means::Capture => pb::Means::Capture,
         Means::Checks => pb::Means::Checks,
@@ -623,6 +624,16 @@ pub fn game_status(s: Status, request_id: String, wanted: Wanted) -> pb::GameSta
         error: None,
         request_id,
     }
+}
+
+/// [`game_status`] written for gRPC: its ruling written straight from the library's
+/// ([`pb::Reply`]).
+pub fn game_status_written(mut s: Status, request_id: String, wanted: Wanted) -> pb::StatusReply {
+    let ruling = s
+        .ruling
+        .take()
+        .map(|r| pb::Reply::new(&r, &request_id, wanted));
+    pb::StatusReply::new(game_status(s, request_id, wanted), ruling)
 }
 
 /// The API's kind of game end.

@@ -397,9 +397,14 @@ pub(super) struct Ruled {
 }
 
 impl Ruled {
-    /// The API's reply: the ruling at the detail and in the language wanted.
+    /// The API's reply: the ruling at the detail and in the language wanted (the JSON API's).
     pub(super) fn reply(self) -> pb::Ruling {
         convert::reply(self.ruling, self.request_id, self.wanted)
+    }
+
+    /// The same reply written for gRPC, straight from the library's ruling (`pb::Reply`).
+    pub(super) fn written(self) -> pb::Reply {
+        pb::Reply::new(&self.ruling, &self.request_id, self.wanted)
     }
 }
 
@@ -418,17 +423,16 @@ fn stream_status(status: Status) -> Status {
 const STREAM: &str = "/qili.v1.Qili/AdjudicateStream";
 
 /// The stream of answers of `AdjudicateStream`.
-pub type AnswerStream =
-    Pin<Box<dyn Stream<Item = Result<pb::AdjudicateStreamResponse, Status>> + Send>>;
+pub type AnswerStream = Pin<Box<dyn Stream<Item = Result<pb::StreamReply, Status>> + Send>>;
 
 #[tonic::async_trait]
 impl Qili for QiliService {
     async fn adjudicate(
         &self,
         request: Request<pb::AdjudicateRequest>,
-    ) -> Result<Response<pb::Ruling>, Status> {
+    ) -> Result<Response<pb::Reply>, Status> {
         let result = self
-            .adjudicate_then(request, (Finish::Light, Ruled::reply))
+            .adjudicate_then(request, (Finish::Light, Ruled::written))
             .await;
         result.map(Response::new).map_err(|f| f.to_status())
     }
@@ -458,23 +462,23 @@ impl Qili for QiliService {
                             deadline,
                             None,
                             (Finish::Light, |x: Ruled| {
-                                (x.ruling.verdict.name(), x.reply())
+                                (x.ruling.verdict.name(), x.written())
                             }),
                         )
                         .await;
                     let result = match result {
                         Ok((verdict, ruling)) => {
                             access::streamed(STREAM, &id, Some(verdict), None, start);
-                            pb::adjudicate_stream_response::Result::Ruling(ruling)
+                            Ok(ruling)
                         }
                         Err(f) => {
                             access::streamed(STREAM, &id, None, Some(&f), start);
-                            pb::adjudicate_stream_response::Result::Error(f.to_pb())
+                            Err(f.to_pb())
                         }
                     };
-                    Ok(pb::AdjudicateStreamResponse {
+                    Ok(pb::StreamReply {
                         request_id: id,
-                        result: Some(result),
+                        result,
                     })
                 }
             })
@@ -515,7 +519,7 @@ impl Qili for QiliService {
     async fn status(
         &self,
         request: Request<pb::AdjudicateRequest>,
-    ) -> Result<Response<pb::GameStatus>, Status> {
+    ) -> Result<Response<pb::StatusReply>, Status> {
         super::watch::status(self, request)
             .await
             .map_err(|f| f.to_status())
@@ -525,7 +529,6 @@ impl Qili for QiliService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use prost::Message;
 
     /// The request and the thread its ruling ran on, and the reply's bytes.
     async fn answer(
@@ -545,7 +548,7 @@ mod tests {
                     let pooled = std::thread::current()
                         .name()
                         .is_some_and(|n| n.starts_with("qili-work-"));
-                    (pooled, x.reply().encode_to_vec())
+                    (pooled, x.written().as_bytes().to_vec())
                 }),
             )
             .await;

@@ -533,9 +533,10 @@ async fn status(
     JsonBody(request): JsonBody<pb::AdjudicateRequest>,
 ) -> Result<Response, HttpError> {
     let said = limits_said(request.language, &headers);
-    let answer = super::watch::status(&service, grpc_request(request, &headers, note))
-        .await
-        .map_err(|f| HttpError::from(f.said(said)))?;
+    let answer =
+        super::watch::status::<pb::GameStatus>(&service, grpc_request(request, &headers, note))
+            .await
+            .map_err(|f| HttpError::from(f.said(said)))?;
     Ok(json(StatusCode::OK, answer.get_ref()))
 }
 

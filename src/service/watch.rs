@@ -29,7 +29,36 @@ use tokio::sync::mpsc;
 use tonic::{Request, Response, Status, Streaming};
 
 /// The statuses of a `Watch` stream.
-pub type GameStream = Pin<Box<dyn Stream<Item = Result<pb::GameStatus, Status>> + Send>>;
+pub type GameStream = Pin<Box<dyn Stream<Item = Result<pb::StatusReply, Status>> + Send>>;
+
+/// A game's status as a call answers it: the generated message (the JSON API's) or the one the
+/// gRPC server writes, its ruling written straight from the library's (`pb::StatusReply`).
+pub(super) trait Answer: Send + 'static {
+    /// The answer for the library's status `s`, echoing `request_id`, at what `wanted` asks.
+    fn said(s: crate::referee::Status, request_id: String, wanted: Wanted) -> Self;
+    /// Sets its `error`: why a move was not played.
+    fn set_error(&mut self, error: pb::Error);
+}
+
+impl Answer for pb::GameStatus {
+    fn said(s: crate::referee::Status, request_id: String, wanted: Wanted) -> Self {
+        convert::game_status(s, request_id, wanted)
+    }
+
+    fn set_error(&mut self, error: pb::Error) {
+        self.error = Some(error);
+    }
+}
+
+impl Answer for pb::StatusReply {
+    fn said(s: crate::referee::Status, request_id: String, wanted: Wanted) -> Self {
+        convert::game_status_written(s, request_id, wanted)
+    }
+
+    fn set_error(&mut self, error: pb::Error) {
+        pb::StatusReply::set_error(self, error);
+    }
+}
 
 /// The name `Watch`'s answers are logged under.
 const WATCH: &str = "/qili.v1.Qili/Watch";
@@ -101,15 +130,15 @@ impl Game {
     }
 
     /// The API's status of the game as it stands.
-    fn status(&self) -> pb::GameStatus {
-        convert::game_status(self.referee.status(), self.request_id.clone(), self.wanted)
+    fn status<T: Answer>(&self) -> T {
+        T::said(self.referee.status(), self.request_id.clone(), self.wanted)
     }
 
     /// The status as it stands, with the verdict of its ruling (if it has one) for the log.
-    fn logged_status(&self) -> (pb::GameStatus, Option<&'static str>) {
+    fn logged_status<T: Answer>(&self) -> (T, Option<&'static str>) {
         let s = self.referee.status();
         let verdict = s.ruling.as_ref().map(|r| r.verdict.name());
-        let status = convert::game_status(s, self.request_id.clone(), self.wanted);
+        let status = T::said(s, self.request_id.clone(), self.wanted);
         (status, verdict)
     }
 
@@ -131,16 +160,13 @@ impl Game {
     }
 
     /// Plays the move `read`: its status, or the game's unchanged status with the error.
-    fn play(&mut self, read: Result<Move, RequestError>) -> (pb::GameStatus, Option<Failure>) {
+    fn play<T: Answer>(&mut self, read: Result<Move, RequestError>) -> (T, Option<Failure>) {
         match read.map(|m| self.referee.play_legal(m)) {
-            Ok(s) => (
-                convert::game_status(s, self.request_id.clone(), self.wanted),
-                None,
-            ),
+            Ok(s) => (T::said(s, self.request_id.clone(), self.wanted), None),
             Err(e) => {
                 let failure = Failure::request(&e, self.wanted.error_lang());
-                let mut status = self.status();
-                status.error = Some(failure.to_pb());
+                let mut status: T = self.status();
+                status.set_error(failure.to_pb());
                 (status, Some(failure))
             }
         }
@@ -166,10 +192,10 @@ enum Pending {
 
 /// `Status`: the status of a whole game's last position (the JSON API's call keeps the failure's
 /// reason, to say a limit in the language its headers ask).
-pub(super) async fn status(
+pub(super) async fn status<T: Answer>(
     service: &QiliService,
     request: Request<pb::AdjudicateRequest>,
-) -> Result<Response<pb::GameStatus>, Failure> {
+) -> Result<Response<T>, Failure> {
     let start = Instant::now();
     let deadline = service.deadline_of(start, &request);
     let note = request.extensions().get::<CallNote>().cloned();
@@ -190,7 +216,7 @@ pub(super) async fn status(
         let (mut game, moves) = guarded(|| Game::begin(r, max_moves))??;
         let quiet = guarded(|| game.replay_quiet(&moves))??;
         if quiet == moves.len() {
-            let (answer, verdict) = guarded(|| game.logged_status())?;
+            let (answer, verdict) = guarded(|| game.logged_status::<T>())?;
             if Instant::now() >= deadline {
                 return Err(Failure::deadline(start.elapsed().as_millis()).said(lang));
             }
@@ -212,7 +238,7 @@ pub(super) async fn status(
                 }
                 Pending::Unread(r) => Game::open(r, max_moves).map(Box::new),
             };
-            game.map(|game| game.logged_status())
+            game.map(|game| game.logged_status::<T>())
         })
         .await
         .map_err(|f| f.said(lang))
@@ -261,7 +287,7 @@ async fn next(incoming: &mut Streaming<pb::WatchRequest>) -> Result<Option<Messa
 async fn referee_stream(
     service: &QiliService,
     mut incoming: Streaming<pb::WatchRequest>,
-    tx: &mpsc::Sender<Result<pb::GameStatus, Status>>,
+    tx: &mpsc::Sender<Result<pb::StatusReply, Status>>,
     note: Option<CallNote>,
 ) -> Result<(), Status> {
     let max_moves = service.config().max_moves;
@@ -287,7 +313,7 @@ async fn referee_stream(
         .pool()
         .run(start, deadline, move || {
             let game = Game::open(open, max_moves)?;
-            let status = game.status();
+            let status: pb::StatusReply = game.status();
             Ok::<_, Failure>((Box::new(game), status))
         })
         .await
@@ -322,8 +348,8 @@ async fn referee_stream(
                     Some(&failure),
                     Instant::now(),
                 );
-                let mut status = game.status();
-                status.error = Some(failure.to_pb());
+                let mut status: pb::StatusReply = game.status();
+                status.set_error(failure.to_pb());
                 if tx.send(Ok(status)).await.is_err() {
                     return Ok(());
                 }
@@ -343,7 +369,7 @@ async fn referee_stream(
             }
             let start = Instant::now();
             let read = game.read(&text);
-            let (status, failure) = if game.costs_no_ruling(&read) {
+            let (status, failure): (pb::StatusReply, _) = if game.costs_no_ruling(&read) {
                 guarded(|| game.play(read)).map_err(|f| f.said(lang).to_status())?
             } else {
                 let deadline = start + service.config().deadline;
