@@ -215,6 +215,17 @@ pub fn note(m: &MoveReport, lang: Lang) -> String {
 /// The note on `m` in `lang`, quoting `reasons`, its targets' reasons in that language.
 fn note_quoting(m: &MoveReport, lang: Lang, reasons: &[String]) -> String {
     let mut s = String::with_capacity(64);
+    say_note(&mut s, m, lang, reasons.iter().map(String::as_str));
+    s
+}
+
+/// Appends the note on `m` in `lang`, quoting `reasons`, its targets' reasons in that language.
+fn say_note<'a>(
+    s: &mut String,
+    m: &MoveReport,
+    lang: Lang,
+    reasons: impl Iterator<Item = &'a str>,
+) {
     match lang {
         Lang::Zh => {
             s.push_str(m.color.chinese());
@@ -235,7 +246,7 @@ fn note_quoting(m: &MoveReport, lang: Lang, reasons: &[String]) -> String {
         .iter()
         .zip(reasons)
         .filter(|(t, _)| t.counted)
-        .map(|(_, r)| r.as_str());
+        .map(|(_, r)| r);
     match (m.kind, lang) {
         (MoveKind::Check, _) => s.push_str(lang.pick("将", "check")),
         (MoveKind::MateThreat, _) if m.mate_line.is_empty() => s.push_str(lang.pick(
@@ -244,16 +255,16 @@ fn note_quoting(m: &MoveReport, lang: Lang, reasons: &[String]) -> String {
         )),
         (MoveKind::MateThreat, Lang::Zh) => {
             s.push_str("杀：");
-            join_into(&mut s, m.mate_line.iter().map(|x| x.chinese.as_str()), "，");
+            join_into(s, m.mate_line.iter().map(|x| x.chinese.as_str()), "，");
         }
         (MoveKind::MateThreat, Lang::En) => {
             s.push_str("mate threat: ");
-            join_into(&mut s, m.mate_line.iter().map(|x| x.iccs.as_str()), " ");
+            join_into(s, m.mate_line.iter().map(|x| x.iccs.as_str()), " ");
         }
-        (MoveKind::Chase, Lang::Zh) => join_into(&mut s, counted, "、"),
+        (MoveKind::Chase, Lang::Zh) => join_into(s, counted, "、"),
         (MoveKind::Chase, Lang::En) => {
             s.push_str("chase: ");
-            join_into(&mut s, counted, "; ");
+            join_into(s, counted, "; ");
         }
         (MoveKind::Idle, _) if m.idle_kinds.is_empty() => s.push_str(lang.pick("闲", "idle")),
         (MoveKind::Idle, Lang::Zh) => {
@@ -265,14 +276,13 @@ fn note_quoting(m: &MoveReport, lang: Lang, reasons: &[String]) -> String {
         }
         (MoveKind::Idle, Lang::En) => {
             s.push_str("idle (");
-            join_into(&mut s, m.idle_kinds.iter().map(|k| k.name()), ", ");
+            join_into(s, m.idle_kinds.iter().map(|k| k.name()), ", ");
             s.push(')');
         }
     }
     if lang == Lang::Zh {
         s.push('）');
     }
-    s
 }
 
 /// The verdict, in `lang`.
@@ -319,6 +329,96 @@ pub struct MoveSentences {
     pub note: String,
 }
 
+/// Every sentence of a ruling in one language, written end to end into strings kept from one
+/// ruling to the next ([`Said::say`]): the same texts as [`sentences`] without a string each
+/// (the service writes them into its replies).
+#[derive(Clone, Debug, Default)]
+pub struct Said {
+    /// The reasons, end to end.
+    reasons: String,
+    /// Where each reason ends in `reasons`, moves in order and each move's targets in order.
+    reason_ends: Vec<usize>,
+    /// Index in `reason_ends` of each move's first reason.
+    first_reason: Vec<usize>,
+    /// The notes, end to end.
+    notes: String,
+    /// Where each move's note ends in `notes`.
+    note_ends: Vec<usize>,
+    /// The explanation.
+    explanation: String,
+}
+
+impl Said {
+    /// Writes the sentences of `r` in `lang`, in place of the ones held.
+    pub fn say(&mut self, r: &Ruling, lang: Lang) {
+        self.clear();
+        for m in &r.moves {
+            let first = self.reason_ends.len();
+            self.first_reason.push(first);
+            for t in &m.targets {
+                say_reason(&mut self.reasons, t, lang);
+                self.reason_ends.push(self.reasons.len());
+            }
+            let (text, ends) = (&self.reasons, &self.reason_ends);
+            let quoted = (first..ends.len()).map(|i| piece(text, ends, i));
+            say_note(&mut self.notes, m, lang, quoted);
+            self.note_ends.push(self.notes.len());
+        }
+        let notes: Vec<&str> = (0..r.moves.len())
+            .map(|i| piece(&self.notes, &self.note_ends, i))
+            .collect();
+        say_explanation(&mut self.explanation, r, lang, &notes);
+    }
+
+    /// Holds no sentence (the texts of a language not wanted), keeping the room.
+    pub fn clear(&mut self) {
+        self.reasons.clear();
+        self.reason_ends.clear();
+        self.first_reason.clear();
+        self.notes.clear();
+        self.note_ends.clear();
+        self.explanation.clear();
+    }
+
+    /// Gives back room beyond `bytes` of text, so that one long ruling does not keep it.
+    pub fn shrink_to(&mut self, bytes: usize) {
+        for text in [&mut self.reasons, &mut self.notes, &mut self.explanation] {
+            if text.capacity() > bytes {
+                text.shrink_to(bytes);
+            }
+        }
+    }
+
+    /// The reason of target `target` of move `mv` ("" when not said).
+    pub fn reason(&self, mv: usize, target: usize) -> &str {
+        self.first_reason.get(mv).map_or("", |first| {
+            piece(&self.reasons, &self.reason_ends, first + target)
+        })
+    }
+
+    /// The note of move `mv` ("" when not said).
+    pub fn note(&self, mv: usize) -> &str {
+        piece(&self.notes, &self.note_ends, mv)
+    }
+
+    /// The explanation ("" when not said).
+    pub fn explanation(&self) -> &str {
+        &self.explanation
+    }
+}
+
+/// The `i`-th of the texts written end to end into `text`, each ending where `ends` says.
+fn piece<'a>(text: &'a str, ends: &[usize], i: usize) -> &'a str {
+    let start = if i == 0 {
+        0
+    } else {
+        ends.get(i - 1).copied().unwrap_or(0)
+    };
+    ends.get(i)
+        .and_then(|&end| text.get(start..end))
+        .unwrap_or("")
+}
+
 /// The sentences of `r` in `lang`.
 pub fn sentences(r: &Ruling, lang: Lang) -> Sentences {
     let moves: Vec<MoveSentences> = r.moves.iter().map(|m| move_sentences(m, lang)).collect();
@@ -340,15 +440,23 @@ pub fn move_sentences(m: &MoveReport, lang: Lang) -> MoveSentences {
 
 /// The explanation of `r` in `lang`, quoting `notes`, the notes of its moves in that language.
 fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[&str]) -> String {
-    if r.verdict == Verdict::NoRepetition {
-        return match lang {
-            Lang::Zh => format!("{}。", verdict(r.verdict, lang)),
-            Lang::En => format!("{}.", capitalise(verdict(r.verdict, lang))),
-        };
-    }
     let quoted: usize = notes.iter().map(|n| n.len() + 3).sum();
     let mut s = String::with_capacity(quoted + 256);
-    cycle(&mut s, r, lang);
+    say_explanation(&mut s, r, lang, notes);
+    s
+}
+
+/// Appends the explanation of `r` in `lang`, quoting `notes`, the notes of its moves.
+fn say_explanation(s: &mut String, r: &Ruling, lang: Lang, notes: &[&str]) {
+    if r.verdict == Verdict::NoRepetition {
+        match lang {
+            Lang::Zh => s.push_str(verdict(r.verdict, lang)),
+            Lang::En => s.push_str(&capitalise(verdict(r.verdict, lang))),
+        }
+        s.push_str(lang.pick("。", "."));
+        return;
+    }
+    cycle(s, r, lang);
     if r.repetitions < 3 {
         // 1999 24; 2011 23.1: the books rule at the third occurrence.
         s.push_str(lang.pick(
@@ -357,7 +465,7 @@ fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[&str]) -> String {
         ));
     }
     for side in [&r.red, &r.black] {
-        side_text(&mut s, r, side, lang, notes);
+        side_text(s, r, side, lang, notes);
     }
     // Chinese cites the books as they write themselves (`棋例细则第6条`, not `item 6`).
     s.push_str(lang.pick("裁决：", "Ruling: "));
@@ -387,7 +495,6 @@ fn explanation_quoting(r: &Ruling, lang: Lang, notes: &[&str]) -> String {
             ),
         };
     }
-    s
 }
 
 /// Appends where the cycle starts and how long it is, by the score sheet's rounds.

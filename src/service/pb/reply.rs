@@ -9,7 +9,7 @@
 
 use super::{Error, GameStatus};
 use crate::piece::Piece;
-use crate::rules::words::{self, Lang, MoveSentences};
+use crate::rules::words::{Lang, Said};
 use crate::rules::{
     ArticleId, Defender, LineMove, MoveReport, Ruling, SearchReport, SideReport, Target, Verdict,
 };
@@ -20,6 +20,17 @@ use prost::bytes::{Buf, BufMut};
 use prost::encoding::{
     DecodeContext, WireType, encode_key, encode_varint, encoded_len_varint, message, skip_field,
 };
+use std::cell::RefCell;
+
+/// Text room a thread keeps for the sentences between replies, per string (a corpus reply's
+/// explanation is about 1 KB).
+const KEPT_TEXT: usize = 16 * 1024;
+
+thread_local! {
+    /// Where a full reply's sentences are written, Chinese and English: said once into strings
+    /// kept between replies, then copied into the reply.
+    static SAID: RefCell<(Said, Said)> = RefCell::new((Said::default(), Said::default()));
+}
 
 /// A ruling's reply as written for the wire: the message's bytes (see the module's doc).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -329,7 +340,6 @@ impl Writer {
                 self.message(8, |w| w.side(&r.black));
             }
         }
-        let mut explanations = (String::new(), String::new());
         match wanted.detail {
             Detail::Verdict => {}
             Detail::Summary => {
@@ -341,29 +351,31 @@ impl Writer {
                 }
             }
             Detail::Full => {
-                let said = |lang| wanted.says(lang).then(|| words::sentences(r, lang));
-                let (zh, en) = (said(Lang::Zh), said(Lang::En));
-                let none = MoveSentences::default();
-                for (i, m) in r.moves.iter().enumerate() {
-                    if i < wanted.detailed_moves {
-                        let zh = zh.as_ref().and_then(|s| s.moves.get(i)).unwrap_or(&none);
-                        let en = en.as_ref().and_then(|s| s.moves.get(i)).unwrap_or(&none);
-                        self.message(9, |w| w.move_report(m, zh, en));
-                    } else {
-                        self.message(9, |w| w.move_summary(m));
+                SAID.with_borrow_mut(|(zh, en)| {
+                    for (said, lang) in [(&mut *zh, Lang::Zh), (&mut *en, Lang::En)] {
+                        if wanted.says(lang) {
+                            said.say(r, lang);
+                        } else {
+                            said.clear();
+                        }
                     }
-                }
-                for a in &r.articles {
-                    self.message(10, |w| w.article(*a, Some(wanted)));
-                }
-                explanations = (
-                    zh.map(|s| s.explanation).unwrap_or_default(),
-                    en.map(|s| s.explanation).unwrap_or_default(),
-                );
+                    for (i, m) in r.moves.iter().enumerate() {
+                        if i < wanted.detailed_moves {
+                            self.message(9, |w| w.move_report(m, i, zh, en));
+                        } else {
+                            self.message(9, |w| w.move_summary(m));
+                        }
+                    }
+                    for a in &r.articles {
+                        self.message(10, |w| w.article(*a, Some(wanted)));
+                    }
+                    self.text(11, zh.explanation());
+                    self.text(12, en.explanation());
+                    zh.shrink_to(KEPT_TEXT);
+                    en.shrink_to(KEPT_TEXT);
+                });
             }
         }
-        self.text(11, &explanations.0);
-        self.text(12, &explanations.1);
         self.message(13, |w| {
             w.varint(1, r.search.nodes);
             w.varint(2, r.search.max_nodes);
@@ -393,8 +405,8 @@ impl Writer {
         self.varint(12, u64::from(m.round));
     }
 
-    /// A whole move, with its sentences in each language (empty in one not wanted).
-    fn move_report(&mut self, m: &MoveReport, zh: &MoveSentences, en: &MoveSentences) {
+    /// Whole move `i`, with its sentences in each language (empty in one not wanted).
+    fn move_report(&mut self, m: &MoveReport, i: usize, zh: &Said, en: &Said) {
         self.varint(1, u64::from(convert::u32_of(m.ply)));
         self.enumeration(2, convert::color(m.color) as i32);
         self.text(3, &m.iccs);
@@ -410,14 +422,12 @@ impl Writer {
                 encode_varint(k, &mut self.buf);
             }
         }
-        for (i, t) in m.targets.iter().enumerate() {
-            let reason_zh = zh.reasons.get(i).map_or("", String::as_str);
-            let reason_en = en.reasons.get(i).map_or("", String::as_str);
-            self.message(7, |w| w.target(t, reason_zh, reason_en));
+        for (j, t) in m.targets.iter().enumerate() {
+            self.message(7, |w| w.target(t, zh.reason(i, j), en.reason(i, j)));
         }
         self.message(8, |w| w.search(&m.mate_search));
-        self.text(9, &zh.note);
-        self.text(10, &en.note);
+        self.text(9, zh.note(i));
+        self.text(10, en.note(i));
         self.line(11, &m.mate_line);
         self.varint(12, u64::from(m.round));
         self.message(13, |w| w.search(&m.gain_search));
