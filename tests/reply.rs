@@ -163,3 +163,65 @@ fn the_written_status_is_prosts_byte_for_byte() {
         "{compared} compared, {ruled} ruled"
     );
 }
+
+/// Over the wire: what a client of a running server reads from Adjudicate, AdjudicateStream and
+/// Status is the generated message built from the same ruling, for a fifth of the corpus at every
+/// detail level.
+#[tokio::test]
+async fn a_client_reads_the_generated_messages() {
+    use qili::service::pb::qili_client::QiliClient;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(qili::service::serve_with_listener(
+        listener,
+        qili::service::ServiceConfig::default(),
+        async {
+            let _ = stopped.await;
+        },
+    ));
+    let mut client = None;
+    for _ in 0..50 {
+        if let Ok(c) = QiliClient::connect(url.clone()).await {
+            client = Some(c);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let mut client = client.unwrap();
+    let mut compared = 0;
+    for base in requests().into_iter().step_by(5).take(120) {
+        for detail in [pb::Detail::Full, pb::Detail::Summary, pb::Detail::Verdict] {
+            let mut r = base.clone();
+            r.detail = detail.into();
+            let options = convert::game_options(r.game.as_ref(), qili::lang::Lang::En).unwrap();
+            let (request, request_id, wanted) = convert::into_request(r.clone()).unwrap();
+            let Ok(ruling) = qili::request::adjudicate(&request) else {
+                continue;
+            };
+            let expected = convert::reply(ruling, request_id.clone(), wanted);
+            let got = client.adjudicate(r.clone()).await.unwrap().into_inner();
+            assert_eq!(got, expected, "{request_id} {detail:?}");
+
+            let mut answers = client
+                .adjudicate_stream(futures::stream::iter(vec![r.clone()]))
+                .await
+                .unwrap()
+                .into_inner();
+            let answer = answers.message().await.unwrap().unwrap();
+            assert_eq!(
+                answer.result,
+                Some(pb::adjudicate_stream_response::Result::Ruling(expected)),
+                "{request_id}"
+            );
+
+            let referee = qili::referee::Referee::open(&request, options).unwrap();
+            let status = convert::game_status(referee.status(), request_id.clone(), wanted);
+            assert_eq!(client.status(r).await.unwrap().into_inner(), status);
+            compared += 1;
+        }
+    }
+    assert!(compared > 200, "{compared} compared");
+    let _ = stop.send(());
+    let _ = server.await;
+}
