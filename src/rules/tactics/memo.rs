@@ -321,12 +321,15 @@ impl Memo {
     }
 
     /// The moves generated at the position with hash `hash` earlier in this ruling, if
-    /// remembered: appended to `moves`, with whether the side to move is in check and has any
+    /// remembered: appended to `moves` (a fresh list), with whether the side to move is in check and has any
     /// legal move.
     #[inline]
     pub fn generated(&self, hash: u64, moves: &mut MoveList) -> Option<(bool, bool)> {
         let g = self.generated_slot(hash)?;
-        moves.extend(g.moves[..usize::from(g.len)].iter().copied());
+        // One copy of the slice (`extend` pushes move by move, testing the room each time); the
+        // callers pass a fresh list, whose room a remembered list never exceeds.
+        let fits = moves.try_extend_from_slice(&g.moves[..usize::from(g.len)]);
+        debug_assert!(fits.is_ok(), "a remembered list fits a fresh one");
         Some(g.status())
     }
 
@@ -338,12 +341,14 @@ impl Memo {
     }
 
     /// The checking moves of the side to move at the position with hash `hash`, if remembered:
-    /// appended to `moves` (in the generator's order). Whether they were.
+    /// appended to `moves` (a fresh list; in the generator's order). Whether they were.
     #[inline]
     pub fn checks(&self, hash: u64, moves: &mut MoveList) -> bool {
         match self.checks.peek(self.generation, hash) {
             Some(c) => {
-                moves.extend(c.iter().copied());
+                // As in `generated`: one copy, into a fresh list.
+                let fits = moves.try_extend_from_slice(c);
+                debug_assert!(fits.is_ok(), "remembered checks fit a fresh list");
                 true
             }
             None => false,
