@@ -8,6 +8,7 @@ use super::pb;
 use super::pb::qili_server::Qili;
 use super::pool::{WorkPool, guarded};
 use super::quick;
+use super::spare::Spares;
 use super::timeout::parse_grpc_timeout;
 use crate::lang::{Lang, Words};
 use crate::position::Position;
@@ -39,6 +40,8 @@ const CLIENT_MARGIN: std::time::Duration = std::time::Duration::from_millis(1);
 pub struct QiliService {
     config: Arc<ServiceConfig>,
     pool: WorkPool,
+    /// The searches' tables of stopped rulings, passed back from the pool to the workers.
+    spares: Arc<Spares>,
     drain: CancellationToken,
 }
 
@@ -47,6 +50,7 @@ impl QiliService {
     pub fn new(config: ServiceConfig) -> QiliService {
         let pool = WorkPool::new(config.max_concurrent, config.max_queue);
         QiliService {
+            spares: Arc::new(Spares::new(pool.threads())),
             config: Arc::new(config),
             pool,
             drain: CancellationToken::new(),
@@ -218,13 +222,16 @@ impl QiliService {
                 }
                 // Too long for the cheap path: the pool rules the moves read here.
                 quick::Quick::Long => read = Some((first, moves)),
-                // Too long a search: the pool finishes the ruling from where it stopped.
+                // Too long a search: the pool finishes the ruling from where it stopped, with
+                // this thread's tables; it gets a set the pool passed back instead.
                 quick::Quick::Suspended(s) => {
+                    self.spares.refill();
                     read = Some((first, moves));
                     suspended = Some(s);
                 }
             }
         }
+        let spares = Arc::clone(&self.spares);
         let (out, verdict) = self
             .pool
             .run(start, deadline, move || {
@@ -233,7 +240,12 @@ impl QiliService {
                     None => request.parse().map_err(|e| Failure::request(&e, lang))?,
                 };
                 let ruling = match suspended {
-                    Some(s) => s.finish(&moves, &request.options),
+                    Some(s) => {
+                        let ruling = s.finish(&moves, &request.options);
+                        // Its tables, left on this thread, go back to a worker.
+                        spares.keep();
+                        ruling
+                    }
                     None => rules::rule(&first, &moves, &request.options),
                 };
                 let verdict = ruling.verdict;
@@ -555,6 +567,38 @@ mod tests {
         match out {
             Ok((pooled, bytes)) => (pooled, Ok(bytes)),
             Err(f) => (false, Err(f)),
+        }
+    }
+
+    /// A ruling the cheap path stops takes its worker's tables to the pool; the pool passes
+    /// them back, and the next stopped ruling's worker takes them: the stash holds one set
+    /// after each such call, however many were made.
+    #[tokio::test]
+    async fn the_tables_of_stopped_rulings_come_back_from_the_pool() {
+        let stopped: Vec<pb::AdjudicateRequest> = crate::service::samples::requests(50)
+            .into_iter()
+            .filter(|r| {
+                let Ok((request, _, _)) = convert::into_request(r.clone()) else {
+                    return false;
+                };
+                let Ok((start, moves)) = request.parse() else {
+                    return false;
+                };
+                quick::fits(&request)
+                    && matches!(
+                        quick::rule(&start, &moves, &request.options),
+                        quick::Quick::Suspended(_)
+                    )
+            })
+            .take(5)
+            .collect();
+        assert!(stopped.len() >= 2, "{} stopped rulings", stopped.len());
+        let service = QiliService::new(ServiceConfig::default());
+        assert_eq!(service.spares.len(), 0);
+        for r in &stopped {
+            let (pooled, reply) = answer(&service, r, Finish::Light).await;
+            assert!(pooled && reply.is_ok(), "{}", r.request_id);
+            assert_eq!(service.spares.len(), 1, "{}", r.request_id);
         }
     }
 

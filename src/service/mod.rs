@@ -14,6 +14,7 @@ pub mod pb;
 mod pool;
 mod quick;
 mod server;
+mod spare;
 mod timeout;
 mod watch;
 
