@@ -17,6 +17,13 @@ use tracing_subscriber::fmt::MakeWriter;
 /// Lines waiting for the sink, at most (about 200 bytes each: a few MB when the sink stalls).
 pub const QUEUED_LINES: usize = 16_384;
 
+/// How long the writing thread pauses after writing what was queued, before it looks again.
+/// Lines that come meanwhile wait in the queue, and their callers wake nobody; without the pause
+/// the thread went to sleep after each line at a few thousand calls a second, and each call woke
+/// it again (the caller's futex call, the thread's spinning, yielding and sleeping: about 10 µs
+/// of CPU a call; BENCHMARKS.md, eleventh session). A line waits at most this long more.
+const LINGER: Duration = Duration::from_millis(1);
+
 /// How long [`LogWriter::finish`] waits for the queued lines to be written.
 const FLUSH_LIMIT: Duration = Duration::from_secs(1);
 
@@ -113,9 +120,11 @@ impl<W: Write> Write for Sink<W> {
         Ok(())
     }
 
+    /// Called by the writing thread after each batch of lines: then it pauses ([`LINGER`]).
     fn flush(&mut self) -> io::Result<()> {
         // A failed flush loses nothing the writes have not already counted.
         let _ = self.inner.flush();
+        std::thread::sleep(LINGER);
         Ok(())
     }
 }
@@ -290,6 +299,46 @@ mod tests {
         wait_until("five reported", || {
             log.counts().reported.load(Ordering::SeqCst) == 5
         });
+        log.finish();
+    }
+
+    /// Lines that come faster than one a [`LINGER`] are written in batches: the writing thread
+    /// looks at the queue at most once a `LINGER`, not once a line.
+    #[test]
+    fn the_writing_thread_takes_lines_in_batches() {
+        /// A sink that counts its batches (the thread flushes after each).
+        #[derive(Clone, Default)]
+        struct Batches(Arc<Mutex<(usize, usize)>>);
+        impl Write for Batches {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.0.lock().expect("lock").0 += 1;
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                self.0.lock().expect("lock").1 += 1;
+                Ok(())
+            }
+        }
+        let sink = Batches::default();
+        let log = LogWriter::to(sink.clone());
+        let n = 200;
+        let start = Instant::now();
+        for i in 0..n {
+            write_line(&log, &format!("line {i}"));
+            // A line every 100 µs: the thread, idle, would take each alone.
+            let due = start + Duration::from_micros(100 * (i as u64 + 1));
+            while Instant::now() < due {
+                std::hint::spin_loop();
+            }
+        }
+        wait_until("every line written", || sink.0.lock().expect("lock").0 == n);
+        let took = start.elapsed();
+        let batches = sink.0.lock().expect("lock").1;
+        let most = took.as_millis() as usize / LINGER.as_millis() as usize + 2;
+        assert!(
+            batches <= most,
+            "{batches} batches of {n} lines in {took:?}"
+        );
         log.finish();
     }
 
