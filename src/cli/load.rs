@@ -92,6 +92,13 @@ pub struct LoadArgs {
     /// does (benches/data/platform-mix.jsonl is this for tests/data/pgn).
     #[arg(long, value_name = "RECORDS")]
     platform_mix: Option<PathBuf>,
+    /// With `--rpc in-process`: before each ruling, write to KB kilobytes of memory (a byte a
+    /// cache line) and encode, decode and print the request (other code), as a server's
+    /// transport does between rulings; the CPU of that work, run alone as many times after, is
+    /// taken out of the rulings' ("ruling cpu per call"). An experiment: cold caches against
+    /// extra work (BENCHMARKS.md, eleventh session).
+    #[arg(long, value_name = "KB")]
+    cold_kb: Option<usize>,
 }
 
 /// The record files of `path`: the file, or a folder's files in name order.
@@ -670,19 +677,28 @@ fn thread_cpu() -> Result<Duration, String> {
 /// CPU time per ruling beside the summary's usual lines.
 fn in_process(args: &LoadArgs) -> Result<ExitCode, String> {
     let path = input_path(args.cases.as_ref(), "--cases", "cases")?;
-    let requests = requests(&path, args.detail)?
-        .into_iter()
-        .map(|r| convert::into_request(r).map(|(request, _, _)| request))
+    let mut messages = requests(&path, args.detail)?;
+    let requests = messages
+        .iter()
+        .map(|r| convert::into_request(r.clone()).map(|(request, _, _)| request))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|f| format!("load: {}: {}", path.display(), f.message))?;
+    // The messages are kept for the cold runs' other code only.
+    if args.cold_kb.is_none() {
+        messages.clear();
+    }
+    let mut scratch = vec![0u8; args.cold_kb.unwrap_or(0) * 1024];
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.duration);
     let cpu_before = thread_cpu()?;
     let (mut lat, mut errors) = (Vec::new(), 0u64);
     'run: loop {
-        for request in &requests {
+        for (n, request) in requests.iter().enumerate() {
             if Instant::now() >= deadline || lat.len() as u64 >= args.max_requests {
                 break 'run;
+            }
+            if let Some(m) = messages.get(n) {
+                chill(&mut scratch, m, lat.len());
             }
             let t = Instant::now();
             if std::hint::black_box(qili::request::adjudicate(request)).is_err() {
@@ -692,6 +708,16 @@ fn in_process(args: &LoadArgs) -> Result<ExitCode, String> {
         }
     }
     let cpu = thread_cpu()?.saturating_sub(cpu_before);
+    // The cold runs' other work alone, as many times, to take it out of the CPU time.
+    let chilled = if messages.is_empty() {
+        Duration::ZERO
+    } else {
+        let before = thread_cpu()?;
+        for n in 0..lat.len() {
+            chill(&mut scratch, &messages[n % messages.len()], n);
+        }
+        thread_cpu()?.saturating_sub(before)
+    };
     let elapsed = started.elapsed().as_secs_f64();
     lat.sort_unstable();
     let n = lat.len() as u64;
@@ -716,7 +742,30 @@ fn in_process(args: &LoadArgs) -> Result<ExitCode, String> {
         "cpu per call: {:.1} us",
         cpu.as_secs_f64() * 1e6 / n.max(1) as f64
     );
+    if let Some(kb) = args.cold_kb {
+        outln!(
+            "ruling cpu per call: {:.1} us (less the {kb} KB written and the request recoded, \
+             run alone: {:.1} us a call)",
+            cpu.saturating_sub(chilled).as_secs_f64() * 1e6 / n.max(1) as f64,
+            chilled.as_secs_f64() * 1e6 / n.max(1) as f64
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The cold runs' work between two rulings: a byte written in each cache line of `scratch`
+/// (evicting the ruling's tables and code from the caches), then the request encoded, decoded
+/// and printed (running other code, as a transport does).
+fn chill(scratch: &mut [u8], message: &pb::AdjudicateRequest, n: usize) {
+    let mark = n as u8;
+    for line in scratch.chunks_mut(64) {
+        line[0] = line[0].wrapping_add(mark);
+    }
+    let bytes = message.encode_to_vec();
+    if let Ok(back) = pb::AdjudicateRequest::decode(bytes.as_slice()) {
+        std::hint::black_box(format!("{back:?}"));
+    }
+    std::hint::black_box(&scratch);
 }
 
 /// Runs the load and prints the summary.
@@ -733,6 +782,9 @@ pub fn run(args: LoadArgs) -> Result<ExitCode, String> {
     }
     if args.rpc == Rpc::InProcess {
         return in_process(&args);
+    }
+    if args.cold_kb.is_some() {
+        return Err("load: --cold-kb is for --rpc in-process only".to_string());
     }
     let bodies = bodies(&args)?;
     let games = games(&args)?;
