@@ -13,7 +13,7 @@ use crate::attacks::{
 use crate::board::{Board, Squares, next_index};
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
-use crate::piece::Role;
+use crate::piece::{Piece, Role};
 use crate::square::{Square, bit_at};
 use crate::tables::{
     ADVISOR_MASK, DIAG, ELEPHANT_MASK, HORSE_ATTACKERS_ANY, HORSE_BY_DIAG, KING_MASK,
@@ -567,102 +567,78 @@ pub fn retain_legal(board: &Board, us: Color, king: Square, moves: &mut MoveList
     });
 }
 
-/// Where checks on one king can come from: the points each kind of piece checks from, the
-/// empty points where any piece would become a cannon's screen, and the pieces whose departure
-/// may uncover a check (a rook's or cannon's line, a horse's leg).
-struct CheckSources {
-    /// The enemy king's rank and file.
-    lines: u128,
+/// Where checks on the enemy king can come from, seen from its point outward: the first three
+/// pieces on each of its four rays and its four horse legs.
+struct Aims {
+    /// Points from which a rook checks: on each ray up to the first piece, its point included.
     rook: u128,
+    /// Points from which a cannon checks: beyond the first piece up to the second, its point
+    /// included.
     cannon: u128,
+    /// Points from which a horse checks (the leg at the king free).
     horse: u128,
-    pawn: u128,
+    /// Empty points between the king and our cannon first on a ray: a piece landing there checks
+    /// as its screen.
     screen: u128,
-    uncover: u128,
-    /// Of `uncover`, the pieces that check for sure by leaving their line to the king (a rook's
-    /// blocker, one of a cannon's two screens) or by leaving a horse's leg wherever they go.
+    /// Our cannons first on a ray: along it they check only by jumping the second piece.
+    first_cannons: u128,
+    /// Our pieces whose leaving their line to the king opens a check: a rook's only blocker, one
+    /// of a cannon's two screens.
     opens_line: u128,
+    /// The two screens of each cannon of ours behind two pieces: one of them taking the other
+    /// leaves exactly one, along the line.
+    pairs: u128,
+    /// Our pieces on the leg of our horse aimed at the king: any move of theirs opens a check.
     opens_leg: u128,
+    /// The king is attacked already (no game reaches such a position; see [`checks`]).
+    attacked: bool,
 }
 
-impl CheckSources {
-    /// The sources of checks by `us` on the enemy king on `k`.
-    fn of(board: &Board, us: Color, k: usize) -> CheckSources {
+/// The piece on point `i` (0–89).
+#[inline(always)]
+fn piece_at(board: &Board, i: usize) -> Option<Piece> {
+    Square::from_index(i).and_then(|sq| board.get(sq))
+}
+
+impl Aims {
+    /// The sources of checks by `us` (its `horses` and `pawns` given) on the enemy king on `k`.
+    #[inline(always)]
+    fn of(board: &Board, us: Color, k: usize, horses: u128, pawns: u128) -> Aims {
         let occ = board.occupied();
-        let own = board.color_mask(us);
-        let mine = |role: Role| own & board.role_mask(role);
-        let mut s = CheckSources {
-            lines: LINES[k],
-            // Filled in by the rays below, which find the same first pieces.
+        let mut a = Aims {
             rook: 0,
             cannon: 0,
             horse: 0,
-            pawn: PAWN_ATTACKERS[us.index()][k],
             screen: 0,
-            uncover: 0,
+            first_cannons: 0,
             opens_line: 0,
+            pairs: 0,
             opens_leg: 0,
+            attacked: pawns & PAWN_ATTACKERS[us.index()][k] != 0,
         };
-        let lines = mine(Role::Rook) | mine(Role::King);
-        let cannons = mine(Role::Cannon);
-        s.ray::<0>(occ, own, k, lines, cannons);
-        s.ray::<1>(occ, own, k, lines, cannons);
-        s.ray::<2>(occ, own, k, lines, cannons);
-        s.ray::<3>(occ, own, k, lines, cannons);
-        let horses = mine(Role::Horse);
-        for j in 0..4 {
-            let leg = DIAG[k][j];
-            if !has(occ, usize::from(leg)) {
-                s.horse |= HORSE_BY_DIAG[k][j];
-            } else if horses & HORSE_BY_DIAG[k][j] != 0 {
-                s.uncover |= bit(leg) & own;
-                s.opens_leg |= bit(leg) & own;
+        a.ray::<0>(board, occ, us, k);
+        a.ray::<1>(board, occ, us, k);
+        a.ray::<2>(board, occ, us, k);
+        a.ray::<3>(board, occ, us, k);
+        if horses != 0 {
+            let own = board.color_mask(us);
+            for j in 0..4 {
+                let leg = DIAG[k][j];
+                let from = HORSE_BY_DIAG[k][j];
+                if !has(occ, usize::from(leg)) {
+                    a.horse |= from;
+                } else if horses & from != 0 {
+                    a.opens_leg |= bit(leg) & own;
+                }
             }
+            a.attacked |= horses & a.horse != 0;
         }
-        s
-    }
-
-    /// The points from which a piece of `role` checks by itself.
-    #[inline(always)]
-    fn direct(&self, role: Role) -> u128 {
-        match role {
-            Role::Rook => self.rook,
-            Role::Cannon => self.cannon,
-            Role::Horse => self.horse,
-            Role::Pawn => self.pawn,
-            // A king never checks by itself (that would be the flying general on its own king).
-            Role::King | Role::Advisor | Role::Elephant => 0,
-        }
-    }
-
-    /// The pieces of `us` that may give check: those that uncover one, and those that could reach
-    /// a point where they check (by themselves or as a screen) on an empty board. A kind with no
-    /// such point is passed over whole (the advisors, elephants and king have one only when a
-    /// cannon wants a screen), so the generator looks up only the pieces that may check.
-    #[inline(always)]
-    fn candidates(&self, board: &Board, us: Color) -> u128 {
-        let own = board.color_mask(us);
-        let mine = |role: Role| own & board.role_mask(role);
-        let mut out = self.uncover & own;
-        let s = self.screen;
-        reaching(&mut out, mine(Role::Rook), self.rook | s, |f| LINES[f]);
-        reaching(&mut out, mine(Role::Cannon), self.cannon | s, |f| LINES[f]);
-        // Horse steps are symmetric: the points it reaches are those that reach it.
-        reaching(&mut out, mine(Role::Horse), self.horse | s, |f| {
-            HORSE_ATTACKERS_ANY[f]
-        });
-        reaching(&mut out, mine(Role::Pawn), self.pawn | s, |f| {
-            PAWN_MASK[us.index()][f]
-        });
-        reaching(&mut out, mine(Role::Advisor), s, |f| ADVISOR_MASK[f]);
-        reaching(&mut out, mine(Role::Elephant), s, |f| ELEPHANT_MASK[f]);
-        reaching(&mut out, mine(Role::King), s, |f| KING_MASK[f]);
-        out
+        a
     }
 
     /// The first three pieces out from the king along `D`.
     #[inline(always)]
-    fn ray<const D: usize>(&mut self, occ: u128, own: u128, k: usize, lines: u128, cannons: u128) {
+    fn ray<const D: usize>(&mut self, board: &Board, occ: u128, us: Color, k: usize) {
         let ray = RAYS[D][k];
         let blockers = ray & occ;
         if blockers == 0 {
@@ -670,34 +646,67 @@ impl CheckSources {
             return;
         }
         let b1 = first::<D>(blockers);
-        let m1 = bit_at(b1);
-        let beyond = RAYS[D][b1];
-        // A rook checks from the empty points up to the first piece and from its point.
-        self.rook |= ray ^ beyond;
-        if has(cannons, b1) {
-            // Any piece put between would be the screen; the cannon itself may also step back
-            // along the line behind the next piece.
-            self.screen |= ray ^ beyond ^ m1;
-            self.uncover |= m1;
+        let beyond1 = RAYS[D][b1];
+        self.rook |= ray ^ beyond1;
+        let p1 = piece_at(board, b1);
+        let ours1 = p1.is_some_and(|p| p.color == us);
+        if ours1 {
+            match p1.map(|p| p.role) {
+                Some(Role::Rook | Role::King) => {
+                    self.attacked = true;
+                    return;
+                }
+                Some(Role::Cannon) => {
+                    // Any piece put between would be the screen.
+                    self.screen |= ray ^ beyond1 ^ bit_at(b1);
+                    self.first_cannons |= bit_at(b1);
+                }
+                _ => {}
+            }
         }
-        let rest = beyond & occ;
+        let rest = beyond1 & occ;
         if rest == 0 {
-            self.cannon |= beyond;
+            self.cannon |= beyond1;
             return;
         }
         let b2 = first::<D>(rest);
-        let m2 = bit_at(b2);
-        // From beyond the first piece up to the second, a cannon would have one screen.
-        self.cannon |= beyond ^ RAYS[D][b2];
-        if has(lines, b2) {
-            self.uncover |= m1 & own;
-            self.opens_line |= m1 & own;
+        let beyond2 = RAYS[D][b2];
+        self.cannon |= beyond1 ^ beyond2;
+        let p2 = piece_at(board, b2);
+        let ours2 = p2.is_some_and(|p| p.color == us);
+        if ours2 {
+            match p2.map(|p| p.role) {
+                Some(Role::Cannon) => {
+                    self.attacked = true;
+                    return;
+                }
+                Some(Role::Rook | Role::King) if ours1 => self.opens_line |= bit_at(b1),
+                _ => {}
+            }
+        } else if !ours1 {
+            return;
         }
-        let rest = RAYS[D][b2] & occ;
-        if rest != 0 && has(cannons, first::<D>(rest)) {
-            // Either of two screens leaving would leave exactly one.
-            self.uncover |= (m1 | m2) & own;
-            self.opens_line |= (m1 | m2) & own;
+        let rest = beyond2 & occ;
+        if rest != 0 && piece_at(board, first::<D>(rest)) == Some(Piece::new(us, Role::Cannon)) {
+            // Either of two screens leaving (or taking the other) would leave exactly one.
+            let pair = bit_at(b1) | bit_at(b2);
+            self.opens_line |= pair & board.color_mask(us);
+            self.pairs |= pair;
+        }
+    }
+
+    /// The destinations where our piece on `f` checks by leaving its place: anywhere off a
+    /// horse's leg, off its ray from a line it blocks (or onto the other of two screens); none
+    /// for any other piece.
+    #[inline(always)]
+    fn opened(&self, k: usize, f: usize) -> u128 {
+        if has(self.opens_leg, f) {
+            !0
+        } else if has(self.opens_line, f) {
+            let ray = line_through(k, f);
+            !ray | (self.pairs & ray)
+        } else {
+            0
         }
     }
 }
@@ -709,80 +718,140 @@ fn line_through(k: usize, f: usize) -> u128 {
     RAYS.iter().map(|r| r[k]).find(|r| r & fb != 0).unwrap_or(0)
 }
 
-/// Adds to `out` the pieces of `pieces` not in it yet that could reach a point of `wanted` on an
-/// empty board (`reach`).
-#[inline(always)]
-fn reaching(out: &mut u128, pieces: u128, wanted: u128, reach: impl Fn(usize) -> u128) {
-    if wanted == 0 {
+/// Appends the legal moves of `us` (king on `ours`) that check the enemy king on `theirs` (将), in
+/// the order of their points (from, then to; the searches' lines follow it).
+///
+/// Worked out from the enemy king's point outward (its rays and horse legs): each piece's
+/// destinations are cut to the points where it checks by itself (a rook, cannon, horse or pawn),
+/// lands as a cannon's screen, or leaves a line or leg it blocked; only those are tried on the
+/// masks for our own king's safety. A position whose enemy king is attacked already (no game
+/// reaches one, but a board built by hand may) is answered by trying every move.
+pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut MoveList) {
+    let occ = board.occupied();
+    let own = board.color_mask(us);
+    let mine = |role: Role| own & board.role_mask(role);
+    let k = theirs.index();
+    let (horses, pawns) = (mine(Role::Horse), mine(Role::Pawn));
+    let aims = Aims::of(board, us, k, horses, pawns);
+    if aims.attacked {
+        checks_tried(board, us, ours, theirs, out);
         return;
     }
-    for f in Indices(pieces & !*out) {
-        if wanted & reach(f) != 0 {
-            *out |= bit_at(f);
+    // The enemy king's point is no destination, whatever a position built by hand holds.
+    let open = !own & !theirs.mask();
+    let screen = aims.screen;
+    // The checking moves of each piece, (point, destinations), kept in point order.
+    let mut groups = [(0u8, 0u128); 16];
+    let mut n = 0;
+    let mut keep = |f: usize, to: u128| {
+        if to != 0 && n < groups.len() {
+            let mut i = n;
+            while i > 0 && usize::from(groups[i - 1].0) > f {
+                groups[i] = groups[i - 1];
+                i -= 1;
+            }
+            groups[i] = (f as u8, to);
+            n += 1;
+        }
+    };
+    // Pieces that open a line or leg, and cannons first on a ray, are seen to apart.
+    let special = aims.opens_line | aims.opens_leg | aims.first_cannons;
+    let want = aims.rook | screen;
+    for f in Indices(mine(Role::Rook) & !special) {
+        if LINES[f] & want != 0 {
+            keep(f, rook_attacks(occ, f) & want & open);
+        }
+    }
+    let want = aims.cannon | screen;
+    for f in Indices(mine(Role::Cannon) & !special) {
+        if LINES[f] & want != 0 {
+            keep(f, cannon_attacks(occ, f) & want & open);
+        }
+    }
+    let want = aims.horse | screen;
+    for f in Indices(horses & !special) {
+        // Horse steps are symmetric: the points it reaches are those that reach it.
+        if HORSE_ATTACKERS_ANY[f] & want != 0 {
+            keep(f, horse_attacks(occ, f) & want & open);
+        }
+    }
+    let want = PAWN_ATTACKERS[us.index()][k] | screen;
+    for f in Indices(pawns & !special) {
+        keep(f, PAWN_MASK[us.index()][f] & want & open);
+    }
+    // The other pieces check only as a screen.
+    if screen != 0 {
+        let others = mine(Role::Advisor) | mine(Role::Elephant) | mine(Role::King);
+        for f in Indices(others & !special) {
+            if let Some(piece) = piece_at(board, f) {
+                keep(f, targets(occ, f, piece.role, us) & screen & open);
+            }
+        }
+    }
+    for f in Indices(special) {
+        let Some(piece) = piece_at(board, f) else {
+            continue;
+        };
+        let mut want = screen
+            | match piece.role {
+                Role::Rook => aims.rook,
+                Role::Cannon => aims.cannon,
+                Role::Horse => aims.horse,
+                Role::Pawn => PAWN_ATTACKERS[us.index()][k],
+                Role::King | Role::Advisor | Role::Elephant => 0,
+            };
+        if has(aims.first_cannons, f) {
+            // Along its own ray it only empties the line, but for jumping the second piece.
+            let ray = line_through(k, f);
+            want = (want & !ray) | (ray & !(aims.rook | aims.cannon));
+        }
+        want |= aims.opened(k, f);
+        keep(f, targets(occ, f, piece.role, us) & want & open);
+    }
+    if n == 0 {
+        return;
+    }
+    // Each check found is tried on the masks for our own king's safety.
+    let threats = Threats::of(board, !us);
+    let kq = ours.index();
+    for &(f, to) in &groups[..n] {
+        let f = usize::from(f);
+        let mut ok = 0;
+        for t in Indices(to) {
+            if safe_after(occ, if f == kq { t } else { kq }, f, t, &threats) {
+                ok |= bit_at(t);
+            }
+        }
+        if let Some(from) = Square::from_index(f) {
+            push_all(from, ok, out);
         }
     }
 }
 
-/// Appends the legal moves of `us` (king on `ours`) that check the enemy king on `theirs` (将).
-/// Only moves to or from the points a check can come from are tried, so a search by checks does
-/// not generate every move.
-pub fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut MoveList) {
+/// [`checks`] where the enemy king is attacked already: every move tried, in point order.
+#[cold]
+fn checks_tried(board: &Board, us: Color, ours: Square, theirs: Square, out: &mut MoveList) {
     let occ = board.occupied();
     let own = board.color_mask(us);
-    let src = CheckSources::of(board, us, theirs.index());
     let threats = Threats::of(board, !us);
     let mine = Threats::of(board, us);
-    // Looked up at the first check found: most positions of a search by checks have few.
-    let mut safety = None;
-    for from in Squares(src.candidates(board, us)) {
+    for from in Squares(own) {
         let Some(piece) = board.get(from) else {
             continue;
         };
         let f = from.index();
-        let direct = src.direct(piece.role);
-        let uncovers = has(src.uncover, f);
-        let wanted = direct | src.screen;
-        // The enemy king's point is no destination, whatever a position built by hand holds.
-        let mut to = targets(occ, f, piece.role, us) & !own & !theirs.mask();
-        if !uncovers {
-            to &= wanted;
-        }
-        // Checks for sure, without playing them out: a piece landing where it checks by itself
-        // or as the screen of one of our cannons (a cannon only if it leaves no line through the
-        // king: it may be the screen it needs, or the cannon it would screen for), and a piece
-        // whose leaving opens a check (off its line to the king, or off a horse's leg).
-        let lands = match piece.role {
-            Role::King => 0,
-            Role::Cannon if has(src.lines, f) => 0,
-            _ => direct | src.screen,
-        };
-        let opens = if piece.role == Role::King {
-            0
-        } else if has(src.opens_leg, f) {
-            !0
-        } else if has(src.opens_line, f) {
-            !line_through(theirs.index(), f)
-        } else {
-            0
-        };
-        let sure = lands | opens;
-        for dest in Squares(to) {
-            let t = dest.index();
-            let tb = bit_at(t);
-            let checks = sure & tb != 0 || moved_checks(mine, occ, from, dest, piece.role, theirs);
-            if !checks {
-                continue;
-            }
-            // Only these moves can expose our own king (every king move can).
-            let (k, risky) = if piece.role == Role::King {
-                (t, !0)
+        for to in Squares(targets(occ, f, piece.role, us) & !own & !theirs.mask()) {
+            let t = to.index();
+            let k = if piece.role == Role::King {
+                t
             } else {
-                let safety = safety.get_or_insert_with(|| Safety::of(occ, ours.index(), &threats));
-                (ours.index(), safety.risky(f))
+                ours.index()
             };
-            if risky & tb == 0 || safe_after(occ, k, f, t, &threats) {
+            if moved_checks(mine, occ, from, to, piece.role, theirs)
+                && safe_after(occ, k, f, t, &threats)
+            {
                 // Cannot overflow: a side's checks are fewer than MAX_MOVES.
-                let _ = out.try_push(Move::new(from, dest));
+                let _ = out.try_push(Move::new(from, to));
             }
         }
     }
@@ -798,9 +867,151 @@ pub fn count_legal(board: &Board, us: Color, king: Square) -> usize {
     n
 }
 
+/// The check generator as it was before it worked from the enemy king outward (0.6.0): the new
+/// one must give the same moves in the same order.
+#[cfg(test)]
+#[path = "movegen_before.rs"]
+mod before;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
+
+    /// Compares the check generator with the one before on `pos` and, turn passed, on the
+    /// other side: the whole list, order included. How many checks were met.
+    fn same_checks(pos: &Position) -> usize {
+        let mut n = 0;
+        for p in [Some(*pos), pos.with_turn_passed()].into_iter().flatten() {
+            let us = p.turn();
+            let (ours, theirs) = (p.king(us), p.king(!us));
+            let (mut new, mut old) = (MoveList::new(), MoveList::new());
+            checks(p.board(), us, ours, theirs, &mut new);
+            before::checks(p.board(), us, ours, theirs, &mut old);
+            assert_eq!(new, old, "{}", p.fen());
+            n += new.len();
+        }
+        n
+    }
+
+    /// Where the enemy king is attacked already (a board no game reaches: the positions in check of
+    /// the corpus's cycles and the platform mix with the turn handed back), every legal move
+    /// but the king's capture that leaves it attacked, in point order.
+    #[test]
+    fn checks_on_a_king_attacked_already() {
+        let mut met = 0;
+        for file in corpus_files() {
+            for pos in positions_of(&file) {
+                if !pos.is_check() {
+                    continue;
+                }
+                let Some(p) = Position::from_parts(*pos.board(), !pos.turn(), 0, 1) else {
+                    continue;
+                };
+                let us = p.turn();
+                let mut found = MoveList::new();
+                checks(p.board(), us, p.king(us), p.king(!us), &mut found);
+                let mut tried: Vec<Move> = p
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| m.to != p.king(!us))
+                    .filter(|m| crate::attacks::gives_check(p.board(), m.from, m.to, p.king(!us)))
+                    .collect();
+                tried.sort_by_key(|m| (m.from, m.to));
+                assert_eq!(found.as_slice(), tried.as_slice(), "{}", p.fen());
+                met += 1;
+            }
+        }
+        assert!(met > 20, "only {met} positions");
+    }
+
+    /// Every position of the perft tree from the start to depth 3.
+    #[test]
+    fn checks_as_before_over_perft_3() {
+        fn walk(pos: &Position, depth: u32, seen: &mut usize) {
+            *seen += same_checks(pos);
+            if depth == 0 {
+                return;
+            }
+            for m in pos.legal_moves() {
+                if let Ok(next) = pos.play(m) {
+                    walk(&next, depth - 1, seen);
+                }
+            }
+        }
+        let mut seen = 0;
+        walk(&Position::start(), 3, &mut seen);
+        assert!(seen > 1_000, "only {seen} checks met");
+    }
+
+    /// The corpus's case files and the platform mix.
+    fn corpus_files() -> Vec<String> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut files: Vec<String> = std::fs::read_dir(format!("{root}/cases"))
+            .expect("cases/")
+            .filter_map(|e| e.ok().map(|e| e.path().display().to_string()))
+            .filter(|p| p.ends_with(".jsonl"))
+            .collect();
+        files.sort();
+        files.push(format!("{root}/benches/data/platform-mix.jsonl"));
+        files
+    }
+
+    /// The positions of a JSON-lines file's `fen` and `moves` (the corpus's cycles, the platform
+    /// mix's games), each from its start through every move.
+    fn positions_of(path: &str) -> Vec<Position> {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mut out = Vec::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let Some(Ok(mut pos)) = v["fen"].as_str().map(str::parse::<Position>) else {
+                continue;
+            };
+            out.push(pos);
+            for m in v["moves"].as_array().into_iter().flatten() {
+                let m = m.as_str().and_then(crate::record::dispute::iccs_move);
+                let Some(next) = m.and_then(|m| pos.play(m).ok()) else {
+                    break;
+                };
+                pos = next;
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    /// Every position of the corpus's cycles and of the platform mix's games (crowded
+    /// middlegames), and of short random games from them (captures and the checks they allow).
+    #[test]
+    fn checks_as_before_over_the_corpus_and_the_mix() {
+        let mut starts: Vec<Position> = corpus_files()
+            .iter()
+            .flat_map(|f| positions_of(f))
+            .collect();
+        starts.sort_by_key(Position::hash);
+        starts.dedup_by_key(|p| p.hash());
+        assert!(starts.len() > 3_000, "only {} positions", starts.len());
+        let mut seen = 0;
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        for start in starts {
+            let mut pos = start;
+            for _ in 0..6 {
+                seen += same_checks(&pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let Ok(next) = pos.play(moves[(rng % moves.len() as u64) as usize]) else {
+                    break;
+                };
+                pos = next;
+            }
+        }
+        assert!(seen > 10_000, "only {seen} checks met");
+    }
 
     #[test]
     fn reach_tables_match_the_rays_and_steps() {
