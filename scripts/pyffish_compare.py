@@ -3,16 +3,19 @@
 
 For every case of the given .jsonl files, times pyffish's `is_optional_game_end` (Fairy-Stockfish's
 repetition rule, `xiangqi` variant) on the case's start position and moves, and qili's ruling of
-the same case in process (`qili cases --json`, the best of several runs, which measures the ruling
-alone: the cases are read once). Prints the slowest cases, every case where qili is slower, and
+the same case in process (`qili cases --json`, which measures the ruling alone: the cases are read
+once). Both are timed the same way: the mean of a loop of `--loops` calls on the same case (qili's
+`cases --repeat`), the best of `--runs` loops. `--cold` times qili's first ruling of each case
+alone instead (its caches then hold the case before it, not this one: the figure a caller ruling
+one repetition now and then pays). Prints the slowest cases, every case where qili is slower, and
 the mean and median of qili's time over pyffish's.
 
   pip install pyffish==0.0.90
   cargo build --profile dist
   python3 scripts/pyffish_compare.py --bin target/dist/qili cases/ ../shared/rulebook/*.jsonl
 
-pyffish is timed in a loop of `--loops` calls (the best of `--runs` loops), so its figure includes
-one Python call per ruling (about a microsecond), as a caller of it would pay.
+pyffish's figure includes one Python call per ruling (about a microsecond), as a caller of it
+would pay.
 """
 
 import argparse
@@ -67,10 +70,11 @@ def time_pyffish(sf, fen, moves, loops, runs):
     return best * 1e6
 
 
-def time_qili(binary, files, runs):
+def time_qili(binary, files, loops, runs):
     best = {}
     for _ in range(runs):
-        out = subprocess.run([binary, "cases", "--json", *files], capture_output=True, text=True)
+        out = subprocess.run([binary, "cases", "--json", "--repeat", str(loops), *files],
+                             capture_output=True, text=True)
         if out.returncode not in (0, 1):
             sys.exit(f"qili cases failed: {out.stderr.strip()}")
         for r in json.loads(out.stdout)["results"]:
@@ -86,12 +90,14 @@ def main():
     ap.add_argument("--loops", type=int, default=20)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--show", type=int, default=10, help="slowest cases to list")
+    ap.add_argument("--cold", action="store_true",
+                    help="time qili's first ruling of each case alone, not a loop's mean")
     a = ap.parse_args()
     import pyffish as sf
 
     cases = list(cases_of(a.paths))
     files = sorted({f for f, _ in cases})
-    qili = time_qili(a.bin, files, a.runs)
+    qili = time_qili(a.bin, files, 1 if a.cold else a.loops, a.runs)
     rows = []
     for f, c in cases:
         fen = fsf_fen(c.get("fen", ""))

@@ -533,6 +533,31 @@ fn json_results_carry_their_time_and_status() {
     );
 }
 
+#[test]
+fn repeat_rules_each_case_again_and_reports_the_same_results() {
+    let dir = TempDir::new("repeat");
+    let lines = [case("a", "red_loses"), case("b", "draw")];
+    // Everything but the times, which differ from run to run.
+    let without_time = |o: &Output| {
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        for r in v["results"].as_array_mut().expect("results") {
+            let ms = r["timeMs"].take().as_f64().expect("timeMs");
+            assert!(ms > 0.0 && ms < 60_000.0, "{r}");
+        }
+        v
+    };
+    let once = cases_on(&dir, "r.jsonl", &lines, &["--json"]);
+    let thrice = cases_on(&dir, "r.jsonl", &lines, &["--json", "--repeat", "3"]);
+    assert_eq!(thrice.status.code(), Some(1), "{}", stderr(&thrice));
+    assert_eq!(without_time(&once), without_time(&thrice));
+    let text = cases_on(&dir, "r.jsonl", &lines, &["--repeat", "2"]);
+    assert_eq!(stdout(&text).lines().last(), Some("1 passed, 1 failed"));
+
+    let zero = cases_on(&dir, "r.jsonl", &lines, &["--repeat", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(stderr(&zero).contains("--repeat"), "{}", stderr(&zero));
+}
+
 /// A small JUnit reader over quick-xml: each element's name, attributes and children.
 #[derive(Debug, Default)]
 struct Element {

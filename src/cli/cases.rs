@@ -32,6 +32,10 @@ pub struct CasesArgs {
     /// Run only the cases whose id contains PATTERN, a plain substring (repeat for several).
     #[arg(long, value_name = "PATTERN")]
     filter: Vec<String>,
+    /// Rule each case N times in a row and report the mean time of the N rulings (`timeMs`), as
+    /// a benchmark's loop does (the first ruling is the one compared and printed).
+    #[arg(long, value_name = "N", default_value = "1")]
+    repeat: std::num::NonZeroU32,
     /// Succeed when no case is selected (by default an empty selection is an error, exit 2).
     #[arg(long)]
     allow_empty: bool,
@@ -173,7 +177,10 @@ pub fn run(args: CasesArgs) -> Result<ExitCode, Said> {
             ),
         }));
     }
-    let results: Vec<CaseResult> = cases.iter().map(corpus::run).collect();
+    let results: Vec<CaseResult> = cases
+        .iter()
+        .map(|c| corpus::run_repeated(c, args.repeat))
+        .collect();
     let tally = Tally::of(&results);
     if let Some(path) = &args.junit {
         std::fs::write(path, corpus::junit(&results)).map_err(|e| {

@@ -502,6 +502,23 @@ pub fn run(case: &Case) -> CaseResult {
     }
 }
 
+/// Rules on `case` `times` times in a row (at least once) and compares the first ruling's fields
+/// as [`run`] does; its `time_ms` is the mean over the rulings, as a benchmark's loop times a
+/// function (the caches warm after the first).
+pub fn run_repeated(case: &Case, times: std::num::NonZeroU32) -> CaseResult {
+    let mut result = run(case);
+    let more = times.get() - 1;
+    if more > 0 {
+        let started = Instant::now();
+        for _ in 0..more {
+            std::hint::black_box(crate::request::adjudicate(&case.request())).ok();
+        }
+        let rest = started.elapsed().as_secs_f64() * 1000.0;
+        result.time_ms = (result.time_ms + rest) / f64::from(times.get());
+    }
+    result
+}
+
 /// Every way `actual` departs from `expected`: the verdict, the labels, then move by move.
 fn differences(expected: &Expected, actual: &Actual) -> Vec<Difference> {
     let mut out = Vec::new();
