@@ -210,6 +210,31 @@ pub(crate) fn cannon_attacks(occ: u128, sq: usize) -> u128 {
         | cannon_ray::<3>(occ, sq)
 }
 
+/// The first piece beyond the screen on each ray from `sq` (whatever its colour): a cannon's
+/// captures, without its quiet moves.
+#[inline]
+pub(crate) fn cannon_captures(occ: u128, sq: usize) -> u128 {
+    cannon_jump::<0>(occ, sq)
+        | cannon_jump::<1>(occ, sq)
+        | cannon_jump::<2>(occ, sq)
+        | cannon_jump::<3>(occ, sq)
+}
+
+/// [`cannon_captures`] along direction `D`.
+#[inline(always)]
+fn cannon_jump<const D: usize>(occ: u128, sq: usize) -> u128 {
+    let blockers = RAYS[D][sq] & occ;
+    if blockers == 0 {
+        return 0;
+    }
+    let behind = RAYS[D][first::<D>(blockers)] & occ;
+    if behind == 0 {
+        0
+    } else {
+        bit_at(first::<D>(behind))
+    }
+}
+
 /// Horse targets from `sq` whose legs are free.
 #[inline]
 pub(crate) fn horse_attacks(occ: u128, sq: usize) -> u128 {

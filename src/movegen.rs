@@ -7,8 +7,8 @@
 //! check are tried on the occupancy masks.
 
 use crate::attacks::{
-    Threats, bit, cannon_attacks, elephant_attacks, first, has, horse_attacks, moved_checks,
-    rook_attacks,
+    Threats, bit, cannon_attacks, cannon_captures, elephant_attacks, first, has, horse_attacks,
+    moved_checks, rook_attacks,
 };
 use crate::board::{Board, Squares, next_index};
 use crate::color::Color;
@@ -495,9 +495,15 @@ pub fn status(board: &Board, us: Color, king: Square) -> (bool, bool) {
     (safety.in_check, any)
 }
 
-/// What a net-gain search needs at a position of `us` (king on `king`), from one look around the
-/// king: whether it is in check, and whether it has any legal move; `out` gets every legal move
-/// when in check, else the captures (the enemy king is no target).
+/// What a net-gain search needs at a position of `us` (king on `king`): whether it is in check,
+/// and whether it has any legal move; `out` gets every legal move when in check, else the
+/// captures (the enemy king is no target).
+///
+/// Out of check, one look from our king along the lines and legs the enemy's pieces stand on
+/// (`exposed_unless_check`) tells the pieces whose leaving may expose it: only their captures
+/// (and the king's) are tried on the masks, since a capture lands on a point already taken and
+/// makes no new screen. The full look around the king (`Safety`) is taken only in check, or
+/// when there is no capture and some other move must be found.
 pub fn captures_or_evasions(
     board: &Board,
     us: Color,
@@ -505,23 +511,181 @@ pub fn captures_or_evasions(
     out: &mut MoveList,
 ) -> (bool, bool) {
     let threats = Threats::of(board, !us);
-    let safety = Safety::of(board.occupied(), king.index(), &threats);
-    let mut push = |from: usize, to: u128| {
-        if let Some(from) = Square::from_index(from) {
-            push_all(from, to, out);
-        }
-        false
-    };
-    if safety.in_check {
-        legal_groups_seen::<KING_LAST>(board, us, king, !0, &threats, &safety, &mut push);
+    let occ = board.occupied();
+    let k = king.index();
+    let Some(exposed) = exposed_unless_check(occ, k, &threats) else {
+        let safety = Safety::of(occ, k, &threats);
+        let push = |from: usize, to: u128| {
+            if let Some(from) = Square::from_index(from) {
+                push_all(from, to, out);
+            }
+            false
+        };
+        legal_groups_seen::<KING_LAST>(board, us, king, !0, &threats, &safety, push);
         return (true, !out.is_empty());
+    };
+    captures_seen(board, us, k, &threats, exposed, out);
+    if !out.is_empty() {
+        return (false, true);
     }
-    let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
-    legal_groups_seen::<KING_LAST>(board, us, king, enemy, &threats, &safety, &mut push);
-    let any = !out.is_empty()
-        || any_untried(board, us, &safety)
+    let safety = Safety::of(occ, k, &threats);
+    let any = any_untried(board, us, &safety)
         || legal_groups_seen::<KING_FIRST>(board, us, king, !0, &threats, &safety, |_, _| true);
     (false, any)
+}
+
+/// The points whose piece, leaving, may expose the king on `k` to `threats` (the pieces
+/// [`Safety::pinned`] holds: a rook's only blocker, a cannon's two screens, the leg of a horse
+/// aimed at it), or `None` if the king is attacked already.
+#[inline(always)]
+fn exposed_unless_check(occ: u128, k: usize, threats: &Threats) -> Option<u128> {
+    if threats.pawns & PAWN_ATTACKERS[threats.color.index()][k] != 0 {
+        return None;
+    }
+    let mut exposed = 0;
+    if threats.horses & HORSE_ATTACKERS_ANY[k] != 0 {
+        for j in 0..4 {
+            if threats.horses & HORSE_BY_DIAG[k][j] != 0 {
+                let leg = DIAG[k][j];
+                if !has(occ, usize::from(leg)) {
+                    return None;
+                }
+                exposed |= bit(leg);
+            }
+        }
+    }
+    let sliders = threats.lines | threats.cannons;
+    exposed |= exposed_ray::<0>(occ, k, threats, sliders)?;
+    exposed |= exposed_ray::<1>(occ, k, threats, sliders)?;
+    exposed |= exposed_ray::<2>(occ, k, threats, sliders)?;
+    exposed |= exposed_ray::<3>(occ, k, threats, sliders)?;
+    Some(exposed)
+}
+
+/// [`exposed_unless_check`] along the ray `D` from the king on `k`, read as [`Safety::ray`] does
+/// (the first three pieces out): a rook's or king's only blocker, a cannon's two screens, or
+/// `None` on a check.
+#[inline(always)]
+fn exposed_ray<const D: usize>(occ: u128, k: usize, t: &Threats, sliders: u128) -> Option<u128> {
+    let ray = RAYS[D][k];
+    if ray & sliders == 0 {
+        return Some(0);
+    }
+    // Some slider is on the ray, so there is a first blocker.
+    let b1 = first::<D>(ray & occ);
+    if has(t.lines, b1) {
+        return None;
+    }
+    let rest = RAYS[D][b1] & occ;
+    if rest == 0 {
+        return Some(0);
+    }
+    let b2 = first::<D>(rest);
+    if has(t.cannons, b2) {
+        return None;
+    }
+    if has(t.lines, b2) {
+        return Some(bit_at(b1));
+    }
+    let rest = RAYS[D][b2] & occ;
+    if rest != 0 && has(t.cannons, first::<D>(rest)) {
+        // Either screen leaving would leave exactly one.
+        return Some(bit_at(b1) | bit_at(b2));
+    }
+    Some(0)
+}
+
+/// Appends the legal captures of `us` (king on `k`, not in check) in [`legal_groups_seen`]'s
+/// order (by kind, then point); a piece off `exposed` captures freely, the others and the king
+/// are tried on the masks.
+#[inline(always)]
+fn captures_seen(
+    board: &Board,
+    us: Color,
+    k: usize,
+    threats: &Threats,
+    exposed: u128,
+    out: &mut MoveList,
+) {
+    let occ = board.occupied();
+    let own = board.color_mask(us);
+    let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
+    let mut emit = |f: usize, to: u128| {
+        if has(exposed, f) {
+            pinned_captures(occ, k, f, to, threats, out);
+        } else if let Some(from) = Square::from_index(f) {
+            push_all(from, to, out);
+        }
+    };
+    let mine = |role: Role| own & board.role_mask(role);
+    for f in Indices(mine(Role::Rook)) {
+        if LINES[f] & enemy != 0 {
+            let to = rook_attacks(occ, f) & enemy;
+            if to != 0 {
+                emit(f, to);
+            }
+        }
+    }
+    for f in Indices(mine(Role::Cannon)) {
+        if LINES[f] & enemy != 0 {
+            let to = cannon_captures(occ, f) & enemy;
+            if to != 0 {
+                emit(f, to);
+            }
+        }
+    }
+    for f in Indices(mine(Role::Horse)) {
+        // Horse steps are symmetric: the points it reaches are those that reach it.
+        if HORSE_ATTACKERS_ANY[f] & enemy != 0 {
+            let to = horse_attacks(occ, f) & enemy;
+            if to != 0 {
+                emit(f, to);
+            }
+        }
+    }
+    for f in Indices(mine(Role::Pawn)) {
+        let to = PAWN_MASK[us.index()][f] & enemy;
+        if to != 0 {
+            emit(f, to);
+        }
+    }
+    for f in Indices(mine(Role::Elephant)) {
+        if ELEPHANT_MASK[f] & enemy != 0 {
+            let to = elephant_attacks(occ, f) & enemy;
+            if to != 0 {
+                emit(f, to);
+            }
+        }
+    }
+    for f in Indices(mine(Role::Advisor)) {
+        let to = ADVISOR_MASK[f] & enemy;
+        if to != 0 {
+            emit(f, to);
+        }
+    }
+    let mut ok = 0;
+    for t in Indices(KING_MASK[k] & enemy) {
+        if safe_after(occ, k, k, t, threats) {
+            ok |= bit_at(t);
+        }
+    }
+    if let Some(from) = Square::from_index(k) {
+        push_all(from, ok, out);
+    }
+}
+
+/// Appends the captures `to` of the pinned piece on `f` that leave the king on `k` safe.
+#[inline(never)]
+fn pinned_captures(occ: u128, k: usize, f: usize, to: u128, threats: &Threats, out: &mut MoveList) {
+    let mut ok = 0;
+    for t in Indices(to) {
+        if safe_after(occ, k, f, t, threats) {
+            ok |= bit_at(t);
+        }
+    }
+    if let Some(from) = Square::from_index(f) {
+        push_all(from, ok, out);
+    }
 }
 
 /// Whether `us` has any legal move, stopping at the first one found.
@@ -925,23 +1089,70 @@ mod tests {
         assert!(met > 20, "only {met} positions");
     }
 
-    /// Every position of the perft tree from the start to depth 3.
-    #[test]
-    fn checks_as_before_over_perft_3() {
-        fn walk(pos: &Position, depth: u32, seen: &mut usize) {
-            *seen += same_checks(pos);
+    /// Compares the captures-or-evasions generator with the one before on `pos`, on the other
+    /// side (turn passed), and on the position after each of the checks of the side to move
+    /// (evasions): the answers and the whole list, order included. Adds to `met` the captures
+    /// met, and the evasions.
+    fn same_captures(pos: &Position, met: &mut (usize, usize)) {
+        let mut at = vec![*pos];
+        at.extend(pos.with_turn_passed());
+        let mut checks_here = MoveList::new();
+        let us = pos.turn();
+        checks(
+            pos.board(),
+            us,
+            pos.king(us),
+            pos.king(!us),
+            &mut checks_here,
+        );
+        at.extend(checks_here.iter().filter_map(|&m| pos.play(m).ok()));
+        for p in at {
+            let us = p.turn();
+            let (mut new, mut old) = (MoveList::new(), MoveList::new());
+            let answer = captures_or_evasions(p.board(), us, p.king(us), &mut new);
+            let before = before::captures_or_evasions(p.board(), us, p.king(us), &mut old);
+            assert_eq!((answer, &new), (before, &old), "{}", p.fen());
+            if answer.0 {
+                met.1 += new.len();
+            } else {
+                met.0 += new.len();
+            }
+        }
+    }
+
+    /// Visits every position of the perft tree from the start to depth 3.
+    fn over_perft_3(each: &mut impl FnMut(&Position)) {
+        fn walk(pos: &Position, depth: u32, each: &mut impl FnMut(&Position)) {
+            each(pos);
             if depth == 0 {
                 return;
             }
             for m in pos.legal_moves() {
                 if let Ok(next) = pos.play(m) {
-                    walk(&next, depth - 1, seen);
+                    walk(&next, depth - 1, each);
                 }
             }
         }
+        walk(&Position::start(), 3, each);
+    }
+
+    /// Every position of the perft tree from the start to depth 3.
+    #[test]
+    fn checks_as_before_over_perft_3() {
         let mut seen = 0;
-        walk(&Position::start(), 3, &mut seen);
+        over_perft_3(&mut |pos| seen += same_checks(pos));
         assert!(seen > 1_000, "only {seen} checks met");
+    }
+
+    /// Every position of the perft tree from the start to depth 3, and after each check there.
+    #[test]
+    fn captures_and_evasions_as_before_over_perft_3() {
+        let mut met = (0, 0);
+        over_perft_3(&mut |pos| same_captures(pos, &mut met));
+        assert!(
+            met.0 > 10_000 && met.1 > 1_000,
+            "only {met:?} captures and evasions met"
+        );
     }
 
     /// The corpus's case files and the platform mix.
@@ -980,10 +1191,9 @@ mod tests {
         out
     }
 
-    /// Every position of the corpus's cycles and of the platform mix's games (crowded
+    /// Visits every position of the corpus's cycles and of the platform mix's games (crowded
     /// middlegames), and of short random games from them (captures and the checks they allow).
-    #[test]
-    fn checks_as_before_over_the_corpus_and_the_mix() {
+    fn over_the_corpus_and_the_mix(each: &mut impl FnMut(&Position)) {
         let mut starts: Vec<Position> = corpus_files()
             .iter()
             .flat_map(|f| positions_of(f))
@@ -991,12 +1201,11 @@ mod tests {
         starts.sort_by_key(Position::hash);
         starts.dedup_by_key(|p| p.hash());
         assert!(starts.len() > 3_000, "only {} positions", starts.len());
-        let mut seen = 0;
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
         for start in starts {
             let mut pos = start;
             for _ in 0..6 {
-                seen += same_checks(&pos);
+                each(&pos);
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -1010,7 +1219,46 @@ mod tests {
                 pos = next;
             }
         }
+    }
+
+    /// The corpus's and the platform mix's positions and random plies from them.
+    #[test]
+    fn checks_as_before_over_the_corpus_and_the_mix() {
+        let mut seen = 0;
+        over_the_corpus_and_the_mix(&mut |pos| seen += same_checks(pos));
         assert!(seen > 10_000, "only {seen} checks met");
+    }
+
+    /// The corpus's and the platform mix's positions, random plies from them, and the position
+    /// after each check there.
+    #[test]
+    fn captures_and_evasions_as_before_over_the_corpus_and_the_mix() {
+        let mut met = (0, 0);
+        over_the_corpus_and_the_mix(&mut |pos| same_captures(pos, &mut met));
+        assert!(
+            met.0 > 10_000 && met.1 > 10_000,
+            "only {met:?} captures and evasions met"
+        );
+    }
+
+    /// The captures of a cannon are its moves onto pieces.
+    #[test]
+    fn cannon_captures_are_the_cannon_moves_onto_pieces() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let occ = u128::from(rng) | (u128::from(rng.rotate_left(29) & rng) << 64);
+            let occ = occ & ((1u128 << 90) - 1);
+            for s in 0..90 {
+                assert_eq!(
+                    cannon_captures(occ, s),
+                    cannon_attacks(occ, s) & occ,
+                    "{occ:#x} {s}"
+                );
+            }
+        }
     }
 
     #[test]

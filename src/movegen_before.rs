@@ -1,5 +1,7 @@
-//! The check generator as it was in 0.6.0, kept for the tests only: the generator that works
-//! from the enemy king outward (`movegen::checks`) must give the same moves in the same order.
+//! The generators as they were before they were rewritten, kept for the tests only: the new ones
+//! must give the same moves in the same order. The check generator of 0.6.0 (`movegen::checks`
+//! works from the enemy king outward since 0.6.1), and the captures-or-evasions generator of
+//! 0.6.1 (which took the full look around our king, [`Safety`], at every position).
 
 use super::*;
 use crate::attacks::moved_checks;
@@ -223,4 +225,32 @@ pub(super) fn checks(board: &Board, us: Color, ours: Square, theirs: Square, out
             }
         }
     }
+}
+
+/// `movegen::captures_or_evasions` as it was in 0.6.1: the full look around the king first, then
+/// the captures (or, in check, every move) through [`legal_groups_seen`].
+pub(super) fn captures_or_evasions(
+    board: &Board,
+    us: Color,
+    king: Square,
+    out: &mut MoveList,
+) -> (bool, bool) {
+    let threats = Threats::of(board, !us);
+    let safety = Safety::of(board.occupied(), king.index(), &threats);
+    let mut push = |from: usize, to: u128| {
+        if let Some(from) = Square::from_index(from) {
+            push_all(from, to, out);
+        }
+        false
+    };
+    if safety.in_check {
+        legal_groups_seen::<KING_LAST>(board, us, king, !0, &threats, &safety, &mut push);
+        return (true, !out.is_empty());
+    }
+    let enemy = board.color_mask(!us) & !board.role_mask(Role::King);
+    legal_groups_seen::<KING_LAST>(board, us, king, enemy, &threats, &safety, &mut push);
+    let any = !out.is_empty()
+        || any_untried(board, us, &safety)
+        || legal_groups_seen::<KING_FIRST>(board, us, king, !0, &threats, &safety, |_, _| true);
+    (false, any)
 }
