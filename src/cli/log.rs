@@ -78,27 +78,37 @@ impl Counts {
 }
 
 /// Where the writing thread writes: the sink, with every line counted and no error passed on
-/// (the non-blocking writer would drop it anyway, and tracing would print it — to stderr).
+/// (the non-blocking writer would drop it anyway, and tracing would print it — to stderr). The
+/// lines of a batch are gathered and written at once, one `write` a batch (at most
+/// [`BATCH_BYTES`]) rather than one a line.
 struct Sink<W> {
     inner: W,
     counts: Arc<Counts>,
+    /// The lines gathered since the last write.
+    batch: Vec<u8>,
+    /// How many.
+    lines: usize,
 }
 
-impl<W: Write> Write for Sink<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.write_all(buf)?;
-        Ok(buf.len())
-    }
+/// Most bytes of lines gathered before they are written (about 300 lines): the writing thread
+/// writes what it has when it has emptied the queue, or when it has this much.
+const BATCH_BYTES: usize = 64 * 1024;
 
-    /// Writes one line (the writer gets each line whole).
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+impl<W: Write> Sink<W> {
+    /// Writes the lines gathered, counting them written or failed.
+    fn write_batch(&mut self) {
+        if self.lines == 0 {
+            return;
+        }
         let c = &self.counts;
         c.writing_since.store(c.now_us(), Ordering::Relaxed);
-        let result = self.inner.write_all(buf);
+        let result = self.inner.write_all(&self.batch);
         c.writing_since.store(0, Ordering::Relaxed);
+        let lines = std::mem::take(&mut self.lines);
+        self.batch.clear();
         match result {
             Ok(()) => {
-                c.written.fetch_add(1, Ordering::Release);
+                c.written.fetch_add(lines, Ordering::Release);
                 // The sink takes lines again: say how many it missed, once the queue has room
                 // for the saying. Only this thread writes `reported`: a load and a store suffice.
                 let lost = c.lost();
@@ -114,14 +124,33 @@ impl<W: Write> Write for Sink<W> {
                 }
             }
             Err(_) => {
-                c.failed.fetch_add(1, Ordering::Release);
+                // A batch fails whole: its lines are lost.
+                c.failed.fetch_add(lines, Ordering::Release);
             }
+        }
+    }
+}
+
+impl<W: Write> Write for Sink<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    /// Takes one line (the writer gets each line whole) into the batch.
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.batch.extend_from_slice(buf);
+        self.lines += 1;
+        if self.batch.len() >= BATCH_BYTES {
+            self.write_batch();
         }
         Ok(())
     }
 
-    /// Called by the writing thread after each batch of lines: then it pauses ([`LINGER`]).
+    /// Called by the writing thread after each batch of lines: it writes them, then pauses
+    /// ([`LINGER`]).
     fn flush(&mut self) -> io::Result<()> {
+        self.write_batch();
         // A failed flush loses nothing the writes have not already counted.
         let _ = self.inner.flush();
         std::thread::sleep(LINGER);
@@ -157,6 +186,8 @@ impl LogWriter {
         let sink = Sink {
             inner: sink,
             counts: Arc::clone(&counts),
+            batch: Vec::new(),
+            lines: 0,
         };
         let (queue, guard) = NonBlockingBuilder::default()
             .lossy(true)
@@ -302,16 +333,25 @@ mod tests {
         log.finish();
     }
 
+    /// The lines in `buf` (each ends with a newline).
+    fn lines_in(buf: &[u8]) -> usize {
+        buf.iter().filter(|&&b| b == b'\n').count()
+    }
+
     /// Lines that come faster than one a [`LINGER`] are written in batches: the writing thread
-    /// looks at the queue at most once a `LINGER`, not once a line.
+    /// looks at the queue at most once a `LINGER`, not once a line, and writes each batch with
+    /// one `write`.
     #[test]
     fn the_writing_thread_takes_lines_in_batches() {
-        /// A sink that counts its batches (the thread flushes after each).
+        /// A sink that counts its lines, its writes and its batches (the thread flushes after
+        /// each).
         #[derive(Clone, Default)]
-        struct Batches(Arc<Mutex<(usize, usize)>>);
+        struct Batches(Arc<Mutex<(usize, usize, usize)>>);
         impl Write for Batches {
             fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-                self.0.lock().expect("lock").0 += 1;
+                let mut counts = self.0.lock().expect("lock");
+                counts.0 += lines_in(buf);
+                counts.2 += 1;
                 Ok(buf.len())
             }
             fn flush(&mut self) -> io::Result<()> {
@@ -333,23 +373,25 @@ mod tests {
         }
         wait_until("every line written", || sink.0.lock().expect("lock").0 == n);
         let took = start.elapsed();
-        let batches = sink.0.lock().expect("lock").1;
+        let (_, batches, writes) = *sink.0.lock().expect("lock");
         let most = took.as_millis() as usize / LINGER.as_millis() as usize + 2;
         assert!(
             batches <= most,
             "{batches} batches of {n} lines in {took:?}"
         );
+        // One write a batch (the last batch may be written before its flush is counted).
+        assert!(writes <= batches + 1, "{writes} writes, {batches} batches");
         log.finish();
     }
 
     #[test]
     fn a_stalled_sink_never_blocks_the_caller_and_drops_are_counted() {
-        /// A sink whose first write waits until told to go on.
+        /// A sink whose first write waits until told to go on; it counts the lines written.
         struct Stalled(mpsc::Receiver<()>, Arc<Mutex<usize>>);
         impl Write for Stalled {
             fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
                 let _ = self.0.recv();
-                *self.1.lock().expect("lock") += 1;
+                *self.1.lock().expect("lock") += lines_in(buf);
                 Ok(buf.len())
             }
             fn flush(&mut self) -> io::Result<()> {
@@ -359,7 +401,11 @@ mod tests {
         let (go, wait) = mpsc::channel();
         let written = Arc::new(Mutex::new(0));
         let log = LogWriter::to(Stalled(wait, Arc::clone(&written)));
-        let n = QUEUED_LINES + 1000;
+        // Before its write stalls, the thread may take a batch's worth of lines off the queue
+        // (at most `BATCH_BYTES` of them, each at least "line 0\n" long): more lines than the
+        // queue and a batch hold.
+        let batch = BATCH_BYTES / "line 0\n".len() + 1;
+        let n = QUEUED_LINES + batch + 1000;
         let start = Instant::now();
         for i in 0..n {
             write_line(&log, &format!("line {i}"));
@@ -367,7 +413,7 @@ mod tests {
         // Every line was queued or dropped at once, none waited for the sink.
         assert!(start.elapsed() < Duration::from_secs(10));
         let dropped = log.counts().dropped();
-        assert!(dropped >= n - QUEUED_LINES - 1, "{dropped}");
+        assert!(dropped >= n - QUEUED_LINES - batch - 1, "{dropped}");
         wait_until("the writing thread stuck", || {
             log.counts().stuck_for(Duration::ZERO)
         });
