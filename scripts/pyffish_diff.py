@@ -45,7 +45,6 @@ cycles take about 55 s on one core of a loaded machine (build 33 s, pyffish 16 s
 
 import argparse
 import collections
-import glob
 import json
 import os
 import random
@@ -56,7 +55,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pyffish_compare import fsf_fen, fsf_move  # noqa: E402
+from pyffish_compare import cases_of, fsf_fen, fsf_move  # noqa: E402
 
 # Board: index rank * 9 + file, rank 0 = red's back rank (ICCS ranks), file 0 = a.
 ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -284,20 +283,14 @@ def positions(root):
                 if key not in seen:
                     seen.add(key)
                     yield f"{req['requestId'].rsplit(' ply', 1)[0]} ply {i}", key
-    for f in sorted(glob.glob(os.path.join(root, "cases", "*.jsonl"))):
-        with open(f, encoding="utf-8-sig") as fh:
-            for line in fh:
-                line = line.strip()
-                if not line or line.startswith(("//", "#")):
-                    continue
-                c = json.loads(line)
-                if c.get("ruleset") != "axf" or not c.get("fen", "").strip():
-                    continue
-                board, side = parse_fen(c["fen"])
-                key = to_fen(board, "b" if side in ("b", "B") else "w")
-                if key not in seen:
-                    seen.add(key)
-                    yield c["id"] + " start", key
+    for _, c in cases_of([os.path.join(root, "cases")]):
+        if c.get("ruleset") != "axf" or not c.get("fen", "").strip():
+            continue
+        board, side = parse_fen(c["fen"])
+        key = to_fen(board, "b" if side in ("b", "B") else "w")
+        if key not in seen:
+            seen.add(key)
+            yield c["id"] + " start", key
 
 
 def cycles_from(board, side, rng, tries, want):
@@ -349,18 +342,15 @@ def fsf_verdict(sf, fen, moves):
 
 def calibrate(sf, path):
     agree, total = 0, 0
-    with open(path, encoding="utf-8-sig") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line or line.startswith(("//", "#")):
-                continue
-            c = json.loads(line)
-            want = c["expected"]["verdict"].replace("_loses", "_must_change")
-            got = fsf_verdict(sf, fsf_fen(c.get("fen", "")), [fsf_move(m) for m in c["moves"]])
-            total += 1
-            agree += got == want
-            if got != want:
-                print(f"  {c['id']}: suite {want}, Fairy-Stockfish {got}")
+    for _, c in cases_of([path]):
+        if c.get("ruleset") != "axf":
+            continue
+        want = c["expected"]["verdict"].replace("_loses", "_must_change")
+        got = fsf_verdict(sf, fsf_fen(c.get("fen", "")), [fsf_move(m) for m in c["moves"]])
+        total += 1
+        agree += got == want
+        if got != want:
+            print(f"  {c['id']}: suite {want}, Fairy-Stockfish {got}")
     print(f"calibration: Fairy-Stockfish as mapped agrees with {agree} of {total} rulings of {path}")
     return agree == total
 
