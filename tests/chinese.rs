@@ -299,6 +299,46 @@ fn chinese_explanations_cite_chapter_7_as_the_book_numbers_it() {
     assert!(en.contains("item 6"), "{en}");
 }
 
+#[test]
+fn a_threat_already_there_cites_its_own_book() {
+    // The rook keeps attacking the cannon it attacked before: 从捉到捉 in every profile, each
+    // citing its own article (the AXF and 2011 rulings once cited the 1999 item).
+    use qili::rules::{Options, Ruleset, Why};
+    for (ruleset, cited) in [
+        (Ruleset::Cxa1999, "item 6"),
+        (Ruleset::Cxa2011, "2011 24.3"),
+        (Ruleset::Axf, "AXF appendix"),
+    ] {
+        let request = Request {
+            fen: "4k4/9/2c6/9/9/9/9/9/2R6/5K3 w".into(),
+            moves: "c1c2 e9d9 c2c1 d9e9 c1c2 e9d9 c2c1 d9e9"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+            options: Options {
+                ruleset,
+                ..Options::default()
+            },
+            ..Request::default()
+        };
+        let ruling = qili::request::adjudicate(&request).unwrap();
+        let mut said = 0;
+        for t in ruling.moves.iter().flat_map(|m| &m.targets) {
+            if let Why::NotNew(a) = t.why {
+                let en = qili::rules::words::reason(t, Lang::En);
+                assert_eq!(
+                    en,
+                    format!("it could already be won before this move (从捉到捉, {cited})"),
+                    "{ruleset}"
+                );
+                assert_eq!(a.edition, ruling.ruleset, "{ruleset}");
+                said += 1;
+            }
+        }
+        assert_eq!(said, 2, "{ruleset}: the rook's two moves");
+    }
+}
+
 /// Two games: one with players and a result, one with one player.
 const TWO_GAMES: &str = "[Red \"甲\"]\n[Black \"乙\"]\n[Result \"1-0\"]\n1. 炮二平五 1-0\n\n[Red \"丙\"]\n1. 炮二平五 *\n";
 

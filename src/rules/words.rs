@@ -63,10 +63,14 @@ fn say_reason(s: &mut String, t: &Target, lang: Lang) {
             "吃子后对方还击，得不偿失",
             "the exchange on its point wins, but the line that follows does not",
         ),
-        (Why::NotNew(_), _) => lang.pick(
-            "走子前已可得此子（从捉到捉）",
-            "it could already be won before this move (从捉到捉, item 6)",
-        ),
+        (Why::NotNew(_), Lang::Zh) => "走子前已可得此子（从捉到捉）",
+        // The profile's own article: an AXF or 2011 ruling citing the 1999 item misleads.
+        (Why::NotNew(a), Lang::En) => {
+            s.push_str("it could already be won before this move (从捉到捉, ");
+            s.push_str(&a.id());
+            s.push(')');
+            return;
+        }
         (Why::KeyPoint { asserted: true, .. }, _) => lang.pick(
             "占据防守要点，附带捉士相按闲处理",
             "the mover holds a defensive key point; attacks on advisors and elephants are idle",
