@@ -280,18 +280,23 @@ async fn the_api_and_the_page_say_errors_in_the_language_asked() {
     assert!(has_chinese(status.message()));
 }
 
-#[test]
-fn chinese_explanations_cite_chapter_7_as_the_book_numbers_it() {
-    // From-chase-to-chase (从捉到捉) is item 6 of the 1999 book's chapter 7, 棋例细则.
-    let request = Request {
+/// A rook that keeps attacking the cannon it attacked before, to and fro, under `options`.
+fn rook_keeps_attacking(options: qili::rules::Options) -> Request {
+    Request {
         fen: "4k4/9/2c6/9/9/9/9/9/2R6/5K3 w".into(),
         moves: "c1c2 e9d9 c2c1 d9e9 c1c2 e9d9 c2c1 d9e9"
             .split(' ')
             .map(String::from)
             .collect(),
+        options,
         ..Request::default()
-    };
-    let ruling = qili::request::adjudicate(&request).unwrap();
+    }
+}
+
+#[test]
+fn chinese_explanations_cite_chapter_7_as_the_book_numbers_it() {
+    // From-chase-to-chase (从捉到捉) is item 6 of the 1999 book's chapter 7, 棋例细则.
+    let ruling = qili::request::adjudicate(&rook_keeps_attacking(Default::default())).unwrap();
     let zh = qili::rules::words::explanation(&ruling, Lang::Zh);
     assert!(zh.contains("棋例细则第6条"), "{zh}");
     assert!(!zh.contains("item"), "{zh}");
@@ -309,19 +314,11 @@ fn a_threat_already_there_cites_its_own_book() {
         (Ruleset::Cxa2011, "2011 24.3"),
         (Ruleset::Axf, "AXF appendix"),
     ] {
-        let request = Request {
-            fen: "4k4/9/2c6/9/9/9/9/9/2R6/5K3 w".into(),
-            moves: "c1c2 e9d9 c2c1 d9e9 c1c2 e9d9 c2c1 d9e9"
-                .split(' ')
-                .map(String::from)
-                .collect(),
-            options: Options {
-                ruleset,
-                ..Options::default()
-            },
-            ..Request::default()
+        let options = Options {
+            ruleset,
+            ..Options::default()
         };
-        let ruling = qili::request::adjudicate(&request).unwrap();
+        let ruling = qili::request::adjudicate(&rook_keeps_attacking(options)).unwrap();
         let mut said = 0;
         for t in ruling.moves.iter().flat_map(|m| &m.targets) {
             if let Why::NotNew(a) = t.why {
