@@ -190,9 +190,6 @@ pub enum Why {
     TakesBack(ArticleId),
     /// Attacked only by the king or pawns, which chase freely (AXF 28, 29).
     FreeAttacker(ArticleId),
-    /// A new threat made by a king move, with the piece the move uncovers or joins: the king may
-    /// chase together with another piece (AXF 28).
-    WithTheKing(ArticleId),
     /// A new threat to win it: the move chases it (the target's means, protection, line, gain and
     /// participants say how).
     Chase(ArticleId),
@@ -211,7 +208,6 @@ impl Why {
             | Why::Protected(a)
             | Why::TakesBack(a)
             | Why::FreeAttacker(a)
-            | Why::WithTheKing(a)
             | Why::Chase(a) => Some(a),
         }
     }

@@ -113,10 +113,6 @@ fn say_reason(s: &mut String, t: &Target, lang: Lang) {
             "仅受帅（将）或兵（卒）攻击，允许长捉",
             "attacked only by the king or pawns, which may chase freely",
         ),
-        (Why::WithTheKing(_), _) => lang.pick(
-            "帅（将）走动与他子联合捉子，允许长捉",
-            "a threat made by a king move together with another piece: the king may chase with another piece",
-        ),
         (Why::Chase(_), Lang::En) => return chase_en(s, t),
         (Why::Chase(_), Lang::Zh) => return chase_zh(s, t),
     };

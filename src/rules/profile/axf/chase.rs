@@ -203,18 +203,14 @@ impl OnPoint {
                     let sq = if check.to == sq { check.from } else { sq };
                     !self.threatened(cx, earlier, sq)
                 }));
-        // Rule 28: the king may chase alone or together with another piece. A new threat a king
-        // move makes (the king's own captures are free, so another piece's, which the move
-        // uncovers or joins) is the king's joint chase: allowed.
-        let with_king = scene.moved.role == Role::King;
-        if with_king && t.new {
-            t.participants.push(scene.m.to);
-            t.joint = true;
-        }
-        t.why = match (t.new, with_king) {
-            (false, _) => Why::NotNew(profile.chase_articles.not_new),
-            (true, true) => Why::WithTheKing(A28),
-            (true, false) => Why::Chase(article),
+        // A king's or a pawn's own captures are free (rules 28, 29); another piece's capture that
+        // their move makes new is that piece's chase, so they chase "with another piece" freely
+        // only while it takes part in some of the moves, not in every one (diagrams 68, 70
+        // against 71-75).
+        t.why = if t.new {
+            Why::Chase(article)
+        } else {
+            Why::NotNew(profile.chase_articles.not_new)
         };
         t.counted = matches!(t.why, Why::Chase(_));
         t
